@@ -1,0 +1,194 @@
+package services
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"syscall"
+	"unicode/utf8"
+)
+
+// MaxFileBytes is the largest file files/read hands out: 256 KB, that is
+// 262144 bytes (PROTOCOL §5.4).
+const MaxFileBytes = 256 << 10
+
+// maxLinkHops bounds the links followed for one path, as the kernel's
+// ELOOP does, so a cycle of links ends in a refusal.
+const maxLinkHops = 40
+
+// ReadPluginFile reads path, relative to the plugin folder dir, as
+// files/read does (PROTOCOL §5.4). A refusal is an *Error: CodeForbidden
+// for a path or a link the plugin may not follow, CodeMissing for a missing
+// file, CodeFailed for a file over MaxFileBytes, not valid UTF-8 or not a
+// regular file.
+//
+// Everything is opened through an os.Root, so no link can lead out of the
+// folder between the check and the open; after the open the path is walked
+// again and must still name the very file opened, so a link swapped in
+// meanwhile (towards a hidden file) is caught too.
+func ReadPluginFile(dir, path string) (string, error) {
+	if why := checkPath(path); why != "" {
+		return "", refuse(CodeForbidden, forbiddenFile, "%q: %s", path, why)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return "", refuse(CodeFailed, "The plugin folder cannot be opened.", "%q: %v", path, err)
+	}
+	defer root.Close()
+	r := fileReader{root: root, path: path}
+	text, refusal := r.read()
+	if refusal != nil {
+		return "", refusal
+	}
+	return text, nil
+}
+
+// fileReader reads one asked-for path of a plugin folder.
+type fileReader struct {
+	root *os.Root
+	path string
+}
+
+func (r fileReader) read() (string, *Error) {
+	resolved, info, refusal := r.walk()
+	if refusal != nil {
+		return "", refusal
+	}
+	// Checked before opening, so a device or a FIFO is never opened at all;
+	// the open is non-blocking in case one is swapped in meanwhile.
+	if refusal := r.checkInfo(info); refusal != nil {
+		return "", refusal
+	}
+	f, err := r.root.OpenFile(resolved, os.O_RDONLY|nonBlocking, 0)
+	if err != nil {
+		return "", r.openFailed(err)
+	}
+	defer f.Close()
+	if refusal := r.checkStillNamed(f); refusal != nil {
+		return "", refusal
+	}
+	return r.readText(f)
+}
+
+// walk follows path name by name, reading every link it meets, and returns
+// the path of the file it names without any link, with that file's info.
+func (r fileReader) walk() (string, fs.FileInfo, *Error) {
+	var resolved []string
+	pending := strings.Split(r.path, "/")
+	var info fs.FileInfo
+	for hops := 0; len(pending) > 0; {
+		name := pending[0]
+		pending = pending[1:]
+		switch name {
+		case "", ".":
+			continue
+		case "..":
+			if len(resolved) == 0 {
+				return "", nil, r.forbidden("a link whose target leaves the folder")
+			}
+			resolved = resolved[:len(resolved)-1]
+			continue
+		}
+		if why := checkSegment(name); why != "" {
+			return "", nil, r.forbidden("a link whose target is " + why)
+		}
+		current := strings.Join(append(resolved, name), "/")
+		var err error
+		if info, err = r.root.Lstat(current); err != nil {
+			return "", nil, r.openFailed(err)
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			resolved = append(resolved, name)
+			continue
+		}
+		if hops++; hops > maxLinkHops {
+			return "", nil, r.forbidden("too many links")
+		}
+		target, refusal := r.linkTarget(current)
+		if refusal != nil {
+			return "", nil, refusal
+		}
+		pending = append(target, pending...)
+	}
+	if len(resolved) == 0 {
+		return "", nil, r.forbidden("a link whose target is the folder itself")
+	}
+	return strings.Join(resolved, "/"), info, nil
+}
+
+// linkTarget reads the link at name and splits its relative target.
+func (r fileReader) linkTarget(name string) ([]string, *Error) {
+	target, err := r.root.Readlink(name)
+	if err != nil {
+		return nil, r.openFailed(err)
+	}
+	target = strings.ReplaceAll(target, `\`, "/")
+	if strings.HasPrefix(target, "/") || hasDrive(target) {
+		return nil, r.forbidden("a link whose target leaves the folder")
+	}
+	return strings.Split(target, "/"), nil
+}
+
+func (r fileReader) checkInfo(info fs.FileInfo) *Error {
+	switch {
+	case !info.Mode().IsRegular():
+		return r.failed("It is not a regular file.", "not a regular file (%s)", info.Mode().Type())
+	case info.Size() > MaxFileBytes:
+		return r.tooLarge()
+	}
+	return nil
+}
+
+// checkStillNamed makes sure the opened file is the one the path names now,
+// and is still a regular file.
+func (r fileReader) checkStillNamed(f *os.File) *Error {
+	opened, err := f.Stat()
+	if err != nil {
+		return r.failed("The file cannot be read.", "%v", err)
+	}
+	resolved, named, refusal := r.walk()
+	if refusal != nil {
+		return refusal
+	}
+	if !os.SameFile(opened, named) {
+		return r.forbidden(fmt.Sprintf("the folder changed while it was opened (%q)", resolved))
+	}
+	return r.checkInfo(opened)
+}
+
+func (r fileReader) readText(f io.Reader) (string, *Error) {
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return "", r.failed("The file cannot be read.", "%v", err)
+	}
+	if len(data) > MaxFileBytes {
+		return "", r.tooLarge()
+	}
+	if !utf8.Valid(data) {
+		return "", r.failed("The file is not UTF-8 text.", "not valid UTF-8")
+	}
+	return string(data), nil
+}
+
+// openFailed classifies an error of the file system on the way.
+func (r fileReader) openFailed(err error) *Error {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return refuse(CodeMissing, "No such file.", "%q: no such file", r.path)
+	}
+	return r.failed("The file cannot be read.", "%v", err)
+}
+
+func (r fileReader) tooLarge() *Error {
+	return r.failed("The file is too large.", "over the limit of %d bytes (256 KB)", MaxFileBytes)
+}
+
+func (r fileReader) forbidden(why string) *Error {
+	return refuse(CodeForbidden, forbiddenFile, "%q: %s", r.path, why)
+}
+
+func (r fileReader) failed(message, format string, args ...any) *Error {
+	return refuse(CodeFailed, message, "%q: %s", r.path, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,152 @@
+package services
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// Methods a process plugin may call on the host.
+const (
+	MethodSecretsGet  = "secrets/get"
+	MethodSettingsGet = "settings/get"
+	MethodLog         = "log"
+	MethodFilesRead   = "files/read"
+)
+
+// Journal tags this package writes (PROTOCOL §10), besides LogTag(level).
+const (
+	TagSecret  = "secret"  // a secret key asked for, never its value
+	TagRefused = "refused" // a request refused, with its reason
+	TagDropped = "dropped" // a setting value left out of an answer
+)
+
+// Server serves the plugin→host requests of one process plugin.
+type Server struct {
+	PluginID string
+	Dir      string // the plugin folder
+	Keychain keychain.Keychain
+	// Granted is what the user granted, now.
+	Granted manifest.Permissions
+	// Declared is contributes.settings of the manifest.
+	Declared map[string]manifest.Setting
+	// User holds the values the user chose in the app.
+	User map[string]json.RawMessage
+	// Project maps a project id to its folder; nil knows no project.
+	Project func(id string) (dir string, ok bool)
+	// Journal receives the lines of the plugin's journal: tags "secret",
+	// "refused", "dropped" and "log.<level>". Nil writes nothing.
+	Journal func(tag, text string)
+	// Mask is called with every secret value handed out, before it is
+	// returned, so the journal masks it from then on. The host must set it;
+	// nil (for tests) masks nothing.
+	Mask func(secret string)
+}
+
+// Handle serves one plugin→host request, or the log notification (whose
+// result is always nil: the host sends nothing back for a notification).
+// A refusal is an *Error, already journaled with its reason. ctx is not
+// used yet: no service here waits on anything it could cancel.
+func (s *Server) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	result, refusal := s.dispatch(method, params)
+	if refusal != nil {
+		s.journal(TagRefused, journalMethod(method)+": "+refusal.Reason)
+		return nil, refusal
+	}
+	return result, nil
+}
+
+func (s *Server) dispatch(method string, params json.RawMessage) (any, *Error) {
+	switch method {
+	case MethodSecretsGet:
+		return s.getSecret(params)
+	case MethodSettingsGet:
+		return s.getSettings(params)
+	case MethodLog:
+		return nil, s.writeLog(params)
+	case MethodFilesRead:
+		return s.readFile(params)
+	}
+	// The WASM-only services (net/*, ws/*, timer/*, fs/*, proc/*) land here
+	// too: a process has its own network, clock and disk.
+	return nil, &Error{Code: CodeMethodNotFound, Message: "No such method.", Reason: "no such method"}
+}
+
+func (s *Server) journal(tag, text string) {
+	if s.Journal != nil {
+		s.Journal(tag, text)
+	}
+}
+
+// journalMethod prints a method name as is, unless it holds a control
+// character that would break the journal line: then quoted.
+func journalMethod(method string) string {
+	if strings.IndexFunc(method, unicode.IsControl) >= 0 {
+		return strconv.Quote(method)
+	}
+	return method
+}
+
+// getSettings serves settings/get: {} or {"project": id} → object.
+func (s *Server) getSettings(params []byte) (any, *Error) {
+	obj, err := decodeObject(params, "project")
+	if err != nil {
+		return nil, err
+	}
+	projectID, withProject, err := obj.stringField("project")
+	if err != nil {
+		return nil, err
+	}
+	req := SettingsRequest{Declared: s.Declared, User: s.User, PluginID: s.PluginID, ProjectID: projectID}
+	if withProject {
+		if req.Project, err = s.loadProject(projectID); err != nil {
+			return nil, err
+		}
+	}
+	return ResolveSettings(req, s.Journal), nil
+}
+
+func (s *Server) loadProject(id string) (*ProjectConfig, *Error) {
+	var dir string
+	ok := false
+	if s.Project != nil {
+		dir, ok = s.Project(id)
+	}
+	if !ok {
+		return nil, invalidParams("params.project %q is not a project the app knows", id)
+	}
+	cfg, err := LoadProjectConfig(dir, s.PluginID)
+	if err != nil {
+		return nil, refuse(CodeFailed, "The project's settings cannot be read.", "project %q: %v", id, err)
+	}
+	return cfg, nil
+}
+
+// readFile serves files/read: {"path": …} → the text.
+func (s *Server) readFile(params []byte) (any, *Error) {
+	obj, err := decodeObject(params, "path")
+	if err != nil {
+		return nil, err
+	}
+	path, err := obj.requiredString("path")
+	if err != nil {
+		return nil, err
+	}
+	text, readErr := ReadPluginFile(s.Dir, path)
+	if readErr != nil {
+		return nil, asError(readErr)
+	}
+	return text, nil
+}
+
+func asError(err error) *Error {
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	return refuse(CodeFailed, "The request failed.", "%v", err)
+}
