@@ -1,0 +1,180 @@
+package journal
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// File modes of the journal: lines can name hosts, keys and paths the user
+// may not want other accounts of the machine to read.
+const (
+	dirMode  os.FileMode = 0o700
+	fileMode os.FileMode = 0o600
+)
+
+// Journal is the journal of one plugin. Its methods are safe for
+// concurrent use; one goroutine of its own writes the file until Close.
+type Journal struct {
+	opts  Options
+	path  string
+	masks masker
+	subs  subscribers
+	hooks hooks
+
+	mu      sync.Mutex
+	moved   *sync.Cond // broadcast when written grows or the writer stops
+	pending []string   // stamped lines the writer has not taken yet
+	queued  uint64     // lines ever queued, notes of dropped lines included
+	written uint64     // lines the writer is done with
+	dropped int        // lines dropped since the last note saying so
+	closing bool
+	err     error // first write error not yet returned by Flush or Close
+	wake    chan struct{}
+	done    chan struct{}
+
+	out output // owned by the writer goroutine
+}
+
+// hooks are seams for tests; the zero value does nothing.
+type hooks struct {
+	beforeWrite func() // called by the writer before it writes each batch
+}
+
+// Path is the journal file of plugin id under home.
+func Path(home, id string) string {
+	return filepath.Join(home, "plugin-logs", id+".log")
+}
+
+// Open opens the journal of plugin id under home for appending, creating
+// plugin-logs/ (mode 0700) and the file (mode 0600) as needed.
+func Open(home, id string, opts Options) (*Journal, error) {
+	return open(home, id, opts, hooks{})
+}
+
+func open(home, id string, opts Options, h hooks) (*Journal, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	path := Path(home, id)
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	j := &Journal{
+		opts:  opts.withDefaults(),
+		path:  path,
+		hooks: h,
+		wake:  make(chan struct{}, 1),
+		done:  make(chan struct{}),
+	}
+	j.moved = sync.NewCond(&j.mu)
+	j.out = output{path: path, maxSize: j.opts.MaxSize}
+	if err := j.out.open(); err != nil {
+		return nil, err
+	}
+	go j.run()
+	return j, nil
+}
+
+// checkID refuses an id that would not name one file inside plugin-logs/.
+// The manifest package validates ids properly; this guards the file system
+// against a caller that skipped it.
+func checkID(id string) error {
+	if id == "" || strings.HasPrefix(id, ".") || strings.ContainsAny(id, `/\:`+"\x00") {
+		return fmt.Errorf("journal: plugin id %q cannot name a journal file", id)
+	}
+	return nil
+}
+
+// Mask hides secret, from now on and for the life of the Journal, in every
+// line written: as is and JSON-escaped as encoding/json writes it inside a
+// string, with and without HTML escaping; where secrets overlap, the
+// longest is hidden. An empty secret, or one made only of "•", is ignored.
+func (j *Journal) Mask(secret string) {
+	j.masks.add(secret)
+}
+
+// Subscribe calls fn with every line written from now on, after masking,
+// from the writer goroutine, in order (the CLI's --follow). fn must not
+// block for long: the file waits for it. After cancel returns, fn is called
+// at most for the lines whose delivery had already begun.
+func (j *Journal) Subscribe(fn func(line string)) (cancel func()) {
+	return j.subs.add(fn)
+}
+
+// Write queues text under tag without ever blocking. The text is masked,
+// then split into one line per line of text (a final line break ends the
+// last line rather than adding an empty one, and a "\r" before a line break
+// is dropped); every line gets the same time and tag. Write after Close
+// does nothing.
+func (j *Journal) Write(tag, text string) {
+	lines := splitLines(j.masks.apply(text))
+	now := j.opts.Now()
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closing {
+		return
+	}
+	for _, line := range lines {
+		j.enqueue(stamp(now, tag, line))
+	}
+	j.signal()
+}
+
+// Flush waits until the writer has handed every line queued so far to the
+// file (not to the disk: there is no fsync) and returns the first write
+// error not reported yet.
+func (j *Journal) Flush() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.noteDropped()
+	target := j.queued
+	j.signal()
+	for j.written < target && !j.stopped() {
+		j.moved.Wait()
+	}
+	return j.takeErr()
+}
+
+// Close writes what is queued, stops the writer and closes the file. It
+// returns the first write or close error not reported yet. Calling it again
+// waits for the first call and returns nil.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	if !j.closing {
+		j.noteDropped()
+		j.closing = true
+		j.signal()
+	}
+	j.mu.Unlock()
+	<-j.done
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.takeErr()
+}
+
+func (j *Journal) stopped() bool {
+	select {
+	case <-j.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// takeErr returns the pending error once. j.mu is held.
+func (j *Journal) takeErr() error {
+	err := j.err
+	j.err = nil
+	return err
+}
+
+// signal wakes the writer without waiting for it.
+func (j *Journal) signal() {
+	select {
+	case j.wake <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,40 @@
+package journal
+
+import "time"
+
+// Defaults of Options.
+const (
+	// DefaultMaxSize is "1 MB" of PROTOCOL §10 read as a decimal megabyte,
+	// the unit the sentence uses.
+	DefaultMaxSize int64 = 1_000_000
+	// DefaultBuffer is how many lines may wait for the disk before Write
+	// starts dropping them: far more than a burst of stderr needs.
+	DefaultBuffer = 4096
+)
+
+// Options tune a Journal. The zero value means the documented defaults.
+type Options struct {
+	// MaxSize is the size in bytes a file may not grow past: before a line
+	// would take it further, <id>.log becomes <id>.log.1. A single line
+	// longer than MaxSize still goes, alone, into a fresh file.
+	// Zero means DefaultMaxSize.
+	MaxSize int64
+	// Buffer is how many lines may wait to be written before Write drops
+	// new ones. Zero means DefaultBuffer.
+	Buffer int
+	// Now stamps the lines. Nil means time.Now.
+	Now func() time.Time
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxSize <= 0 {
+		o.MaxSize = DefaultMaxSize
+	}
+	if o.Buffer <= 0 {
+		o.Buffer = DefaultBuffer
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
+}

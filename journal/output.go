@@ -1,0 +1,113 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+)
+
+// output is the journal file with its rotation. The writer goroutine is
+// the only one writing; mu keeps Tail from reading between a rename and
+// the write that follows it.
+type output struct {
+	path    string
+	maxSize int64
+
+	mu   sync.Mutex
+	file *os.File // nil after a failed open; the next batch tries again
+	size int64
+}
+
+// errNotOpen reports lines lost because rotation could not open a new file.
+var errNotOpen = errors.New("journal: the journal file could not be opened again after rotation")
+
+// rotatedPath is where a full journal file goes.
+func rotatedPath(path string) string {
+	return path + ".1"
+}
+
+func (o *output) open() error {
+	f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fileMode)
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("journal: %w", err)
+	}
+	o.file, o.size = f, info.Size()
+	return nil
+}
+
+// write appends lines, each ended by "\n", rotating the file before a line
+// that would take it past maxSize. It returns the first error met and goes
+// on with the next lines.
+func (o *output) write(lines []string) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.file == nil {
+		if err := o.open(); err != nil {
+			return err
+		}
+	}
+	var chunk []byte
+	var errs []error
+	for _, line := range lines {
+		n := int64(len(line) + 1)
+		if o.size > 0 && o.size+n > o.maxSize {
+			errs = append(errs, o.flush(chunk), o.rotate())
+			chunk = chunk[:0]
+		}
+		chunk = append(append(chunk, line...), '\n')
+		o.size += n
+	}
+	errs = append(errs, o.flush(chunk))
+	return firstError(errs)
+}
+
+func (o *output) flush(chunk []byte) error {
+	if len(chunk) == 0 {
+		return nil
+	}
+	if o.file == nil {
+		return errNotOpen
+	}
+	if _, err := o.file.Write(chunk); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
+
+// rotate renames the file to <path>.1, replacing an older one, and starts
+// a new file.
+func (o *output) rotate() error {
+	closeErr := o.close()
+	renameErr := os.Rename(o.path, rotatedPath(o.path))
+	if renameErr != nil {
+		renameErr = fmt.Errorf("journal: %w", renameErr)
+	}
+	return firstError([]error{closeErr, renameErr, o.open()})
+}
+
+func (o *output) close() error {
+	if o.file == nil {
+		return nil
+	}
+	err := o.file.Close()
+	o.file = nil
+	if err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
+	return nil
+}
+
+func firstError(errs []error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,48 @@
+package journal
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// stampLayout is RFC 3339 in UTC with milliseconds, as PROTOCOL §10 wants.
+const stampLayout = "2006-01-02T15:04:05.000Z"
+
+func stamp(t time.Time, tag, text string) string {
+	return t.UTC().Format(stampLayout) + " " + tag + " " + text
+}
+
+func splitLines(text string) []string {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, line := range lines {
+		lines[i] = strings.TrimSuffix(line, "\r")
+	}
+	return lines
+}
+
+// enqueue queues a stamped line, or counts it as dropped when Buffer lines
+// are already waiting. j.mu is held.
+func (j *Journal) enqueue(line string) {
+	if j.queued-j.written >= uint64(j.opts.Buffer) {
+		j.dropped++
+		return
+	}
+	// The note goes where the gap is, even one past Buffer, so that the
+	// count of lost lines is never lost itself.
+	j.noteDropped()
+	j.pending = append(j.pending, line)
+	j.queued++
+}
+
+// noteDropped queues the line saying how many lines were dropped, if any
+// were. j.mu is held.
+func (j *Journal) noteDropped() {
+	if j.dropped == 0 || j.closing {
+		return
+	}
+	note := fmt.Sprintf("journal: %d lines dropped", j.dropped)
+	j.pending = append(j.pending, stamp(j.opts.Now(), TagDropped, note))
+	j.queued++
+	j.dropped = 0
+}

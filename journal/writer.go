@@ -1,0 +1,47 @@
+package journal
+
+// run is the writer goroutine: it takes the queued lines in batches, writes
+// them, hands them to subscribers, and stops once Close has been called and
+// nothing is left.
+func (j *Journal) run() {
+	defer close(j.done)
+	for {
+		batch, stop := j.next()
+		if stop {
+			j.finish(0, j.out.close())
+			return
+		}
+		if j.hooks.beforeWrite != nil {
+			j.hooks.beforeWrite()
+		}
+		err := j.out.write(batch)
+		j.subs.deliver(batch)
+		j.finish(len(batch), err)
+	}
+}
+
+// next waits for lines to write. stop reports that Close was called and
+// every line queued before it has been taken.
+func (j *Journal) next() (batch []string, stop bool) {
+	for {
+		j.mu.Lock()
+		batch, closing := j.pending, j.closing
+		j.pending = nil
+		j.mu.Unlock()
+		if len(batch) > 0 || closing {
+			return batch, len(batch) == 0
+		}
+		<-j.wake
+	}
+}
+
+// finish records that n lines are done with, and err if it is the first.
+func (j *Journal) finish(n int, err error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.written += uint64(n)
+	if j.err == nil {
+		j.err = err
+	}
+	j.moved.Broadcast()
+}
