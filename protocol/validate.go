@@ -1,0 +1,73 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"unicode/utf8"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// What a FieldError is about: FieldError.In holds one of these.
+const (
+	InParams = "params"
+	InResult = "result"
+)
+
+// ValidateParams checks params of a call or notification of method against
+// the schema. It returns a *FieldError naming the field when they do not
+// hold (the host answers -32602 with its text), and nil when they hold or
+// when the schema does not know method (the caller answers -32601 then).
+// Omitted params (empty) are validated as an empty object.
+func ValidateParams(method string, params json.RawMessage) error {
+	e, ok := table().find(method)
+	if !ok {
+		return nil
+	}
+	return validate(e.params, InParams, params, "{}")
+}
+
+// ValidateResult checks the result of a call of method against the schema,
+// as ValidateParams does for params. Notifications and unknown methods have
+// no result schema: nil. An absent result is validated as null.
+func ValidateResult(method string, result json.RawMessage) error {
+	e, ok := table().find(method)
+	if !ok || e.result == nil {
+		return nil
+	}
+	return validate(e.result, InResult, result, "null")
+}
+
+// validate decodes raw (or absent when raw is empty) and checks it against s.
+func validate(s *jsonschema.Schema, in string, raw json.RawMessage, absent string) error {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage(absent)
+	}
+	value, err := decodeValue(raw)
+	if err != nil {
+		return &FieldError{In: in, Reason: reasonNotJSON}
+	}
+	err = s.Validate(value)
+	var ve *jsonschema.ValidationError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &ve):
+		return newFieldError(in, ve)
+	default:
+		return &FieldError{In: in, Reason: err.Error()}
+	}
+}
+
+// decodeValue decodes one JSON value, keeping numbers exact (json.Number) so
+// a large integer is judged as written. Invalid UTF-8, which encoding/json
+// would quietly replace, is refused as the wire layer refuses it.
+func decodeValue(raw []byte) (any, error) {
+	if !utf8.Valid(raw) {
+		return nil, errInvalidUTF8
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+}
+
+var errInvalidUTF8 = errors.New("invalid UTF-8")
