@@ -1,0 +1,93 @@
+package jsonrpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// BatchCall is one member of a batch: a call, or a notification when
+// Notify is set.
+type BatchCall struct {
+	Method string
+	Params any
+	Notify bool
+}
+
+// BatchResult is the outcome of one call of a batch, as Call would return
+// it. A notification's is the zero BatchResult.
+type BatchResult struct {
+	Result json.RawMessage
+	Err    error
+}
+
+// Batch sends the calls as one array line and returns one outcome per call,
+// in the same order. The peer may answer with one array in any order or,
+// tolerated, answer by answer; each outcome waits for its own id until ctx
+// ends. A member whose params cannot be encoded is left out of the line and
+// gets that error.
+func (c *Conn) Batch(ctx context.Context, calls []BatchCall) []BatchResult {
+	results := make([]BatchResult, len(calls))
+	if err := ctx.Err(); err != nil {
+		failCalls(calls, results, fmt.Errorf("jsonrpc: batch not sent: %w", err))
+		return results
+	}
+	msgs, waiting := encodeBatch(calls, results)
+	if len(msgs) == 0 {
+		return results
+	}
+	methods := make([]string, len(waiting))
+	for i, w := range waiting {
+		methods[i] = calls[w.call].Method
+	}
+	pending, err := c.state.start(methods...)
+	if err != nil {
+		failCalls(calls, results, err)
+		return results
+	}
+	for i, call := range pending {
+		msgs[waiting[i].msg].ID = Int64ID(call.id)
+	}
+	if err := c.out.writeArray(msgs); err != nil {
+		c.sendFailed(err)
+	}
+	for i, call := range pending {
+		out := &results[waiting[i].call]
+		out.Result, out.Err = c.wait(ctx, call)
+	}
+	return results
+}
+
+// awaited links a call of a batch that expects an answer to its message.
+type awaited struct {
+	call int // index in the calls and results
+	msg  int // index in the messages sent
+}
+
+// encodeBatch builds the messages of a batch, ids not yet set, and lists
+// the calls that expect an answer. results gets the errors of params that
+// cannot be encoded.
+func encodeBatch(calls []BatchCall, results []BatchResult) (msgs []*Message, waiting []awaited) {
+	for i, call := range calls {
+		raw, err := marshalValue(call.Params)
+		if err != nil {
+			results[i].Err = fmt.Errorf("jsonrpc: params of %s: %w", call.Method, err)
+			continue
+		}
+		if !call.Notify {
+			waiting = append(waiting, awaited{call: i, msg: len(msgs)})
+		}
+		msgs = append(msgs, &Message{Method: call.Method, Params: raw})
+	}
+	return msgs, waiting
+}
+
+// failCalls gives err to every call that expects an answer and has no
+// error yet.
+func failCalls(calls []BatchCall, results []BatchResult, err error) {
+	for i, call := range calls {
+		if !call.Notify && results[i].Err == nil {
+			results[i].Err = err
+		}
+	}
+}

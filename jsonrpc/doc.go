@@ -1,0 +1,48 @@
+// Package jsonrpc speaks JSON-RPC 2.0 over a stream of lines, the wire of
+// Escouade plugins (PROTOCOL.md §3): one UTF-8 JSON message or batch per
+// '\n'-ended line, in both directions.
+//
+// The package has three layers, each usable alone:
+//
+//   - DecodeLine turns one line into messages or into the exact error
+//     answers JSON-RPC requires (-32700 for what is not JSON, -32600 for a
+//     JSON value that is not a message), member by member for a batch.
+//   - LineReader cuts a stream into lines of bounded length, skipping blank
+//     lines and resynchronising after an over-long one.
+//   - Conn is a bidirectional connection: it calls the peer (Call, Notify,
+//     Batch), serves the peer's requests through Options.Handle, and reports
+//     what its owner should journal through Options.OnEvent.
+//
+// # Ids
+//
+// An ID keeps the exact JSON text the peer sent, so 9007199254740993 or
+// "a\"b" is echoed byte for byte. Any JSON number or string is accepted as
+// an id; numbers are never converted, so 1e400 or 1.5 are kept as written.
+// Two ids are the same only when their texts are equal: 1 and 1.0 differ,
+// and so do 1 and "1". The connection's own requests use integer ids counted
+// from 1 that are never reused during its life.
+//
+// # Decisions where JSON-RPC 2.0 is loose
+//
+//   - Member names are case-sensitive and compared after unescaping, so
+//     "m\u0065thod" is method but "Method" is an unknown member. Unknown
+//     members are ignored. A known member given twice makes the message
+//     invalid (-32600): parsers disagree on which copy wins.
+//   - "params": null is taken as no params; params that are neither an
+//     object nor an array make the message invalid.
+//   - An empty method name is invalid, as is a message holding a method and
+//     a result or an error.
+//   - "id": null is invalid in a request and in a success answer, and
+//     accepted in an error answer (the peer could not read our message).
+//   - A response to something that could not be read carries "id": null.
+//
+// # Example
+//
+//	conn := jsonrpc.NewConn(stdout, stdin, jsonrpc.Options{
+//		Handle: func(ctx context.Context, m *jsonrpc.Message) (any, error) {
+//			return nil, jsonrpc.ErrMethodNotFound
+//		},
+//	})
+//	defer conn.Close()
+//	result, err := conn.Call(ctx, "initialize", params)
+package jsonrpc

@@ -1,0 +1,80 @@
+package jsonrpc
+
+import (
+	"io"
+	"sync"
+)
+
+// lineWriter writes whole lines under a mutex, so that messages from
+// concurrent callers and handlers never interleave. Its buffer is reused
+// from line to line.
+type lineWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	buf    []byte
+	closed error // set once writing must stop: the error later writes get
+}
+
+// fill appends the content of one line to buf.
+type fill func(buf []byte) ([]byte, error)
+
+// writeLine builds one line with fill and writes it whole. An encoding
+// error leaves the stream untouched; a write error is returned as is and
+// the caller tears the connection down.
+func (lw *lineWriter) writeLine(content fill) error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.closed != nil {
+		return lw.closed
+	}
+	buf, err := content(lw.buf[:0])
+	if err != nil {
+		return err
+	}
+	buf = append(buf, '\n')
+	_, err = lw.w.Write(buf)
+	if cap(buf) <= keepLineCap {
+		lw.buf = buf
+	} else {
+		lw.buf = nil
+	}
+	return err
+}
+
+// close makes later writes fail with err.
+func (lw *lineWriter) close(err error) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if lw.closed == nil {
+		lw.closed = err
+	}
+}
+
+// writeMessage writes one message on its own line.
+func (lw *lineWriter) writeMessage(m *Message) error {
+	return lw.writeLine(func(buf []byte) ([]byte, error) {
+		return appendMessage(buf, m)
+	})
+}
+
+// writeArray writes messages as one batch line.
+func (lw *lineWriter) writeArray(msgs []*Message) error {
+	return lw.writeLine(func(buf []byte) ([]byte, error) {
+		return appendArray(buf, msgs)
+	})
+}
+
+// appendArray appends messages as a JSON array.
+func appendArray(buf []byte, msgs []*Message) ([]byte, error) {
+	buf = append(buf, '[')
+	for i, m := range msgs {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		var err error
+		if buf, err = appendMessage(buf, m); err != nil {
+			return nil, err
+		}
+	}
+	return append(buf, ']'), nil
+}
