@@ -48,6 +48,9 @@ func boundReason(k jsonschema.ErrorKind) (string, bool) {
 	case *kind.ExclusiveMaximum:
 		return "must be less than " + k.Want.RatString(), true
 	case *kind.MinLength:
+		if k.Want == 1 {
+			return "must not be empty", true
+		}
 		return fmt.Sprintf("must have at least %d characters", k.Want), true
 	case *kind.MaxLength:
 		return fmt.Sprintf("must have at most %d characters", k.Want), true
