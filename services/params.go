@@ -40,7 +40,8 @@ func (o object) stringField(name string) (value string, present bool, err *Error
 	if !ok {
 		return "", false, nil
 	}
-	if e := json.Unmarshal(raw, &value); e != nil {
+	// Unmarshal leaves a string alone on null, so null is refused by hand.
+	if e := json.Unmarshal(raw, &value); e != nil || jsonKind(raw) == "null" {
 		return "", true, invalidParams("params.%s must be a string, not %s", name, jsonKind(raw))
 	}
 	return value, true, nil

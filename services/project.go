@@ -84,6 +84,7 @@ func readProjectFile(path string) ([]byte, error) {
 func pluginEntry(node *yaml.Node) (*ProjectConfig, error) {
 	switch {
 	case node.Kind == yaml.MappingNode:
+		keepTimestampsAsText(node)
 		var values map[string]any
 		if err := node.Decode(&values); err != nil {
 			return nil, err
@@ -99,4 +100,16 @@ func pluginEntry(node *yaml.Node) (*ProjectConfig, error) {
 		return &ProjectConfig{Off: !on}, nil
 	}
 	return nil, fmt.Errorf("(line %d) must be a map of settings, or false to switch the plugin off", node.Line)
+}
+
+// keepTimestampsAsText retags timestamp scalars as strings: a setting
+// written 2024-01-02 is the text the user typed, not a time.Time that would
+// come back as 2024-01-02T00:00:00Z.
+func keepTimestampsAsText(node *yaml.Node) {
+	if node.Kind == yaml.ScalarNode && node.ShortTag() == "!!timestamp" {
+		node.Tag = "!!str"
+	}
+	for _, child := range node.Content {
+		keepTimestampsAsText(child)
+	}
 }

@@ -48,6 +48,8 @@ func KeyGranted(granted []string, key string) bool {
 func entryCovers(entry, key string) bool {
 	prefix, isPattern := strings.CutSuffix(entry, PrefixWildcard)
 	switch {
+	case entry == "":
+		return false
 	case !isPattern:
 		return entry == key
 	case prefix == "" || strings.Contains(prefix, PrefixWildcard):
