@@ -1,0 +1,232 @@
+package acp
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+)
+
+// Tool call statuses that end a call.
+const (
+	statusCompleted = "completed"
+	statusFailed    = "failed"
+)
+
+// toolCallFields are the fields of tool_call, tool_call_update and the
+// toolCall of a permission request.
+type toolCallFields struct {
+	ToolCallID string          `json:"toolCallId"`
+	Title      *string         `json:"title"`
+	Kind       *string         `json:"kind"`
+	Status     *string         `json:"status"`
+	Content    json.RawMessage `json:"content"`
+	Locations  json.RawMessage `json:"locations"`
+	RawInput   json.RawMessage `json:"rawInput"`
+	RawOutput  json.RawMessage `json:"rawOutput"`
+	Meta       json.RawMessage `json:"_meta"`
+}
+
+func (f *toolCallFields) status() string { return deref(f.Status) }
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// trackedTool is what the client remembers of a tool call.
+type trackedTool struct {
+	id, name, agentName, title, kind string
+	input                            json.RawMessage
+	parent                           string
+	switchMode                       bool
+}
+
+// toolState follows the tool calls of the session and the sub-agents running.
+type toolState struct {
+	byID      map[string]*trackedTool
+	subagents []string // ids of the running sub-agent calls, latest last
+}
+
+func newToolState() toolState { return toolState{byID: map[string]*trackedTool{}} }
+
+// describe gives the tool call f speaks of, creating it the first time: its
+// name is fixed then, its title and input follow the updates.
+func (t *toolState) describe(f *toolCallFields, n namer) *trackedTool {
+	tool, ok := t.byID[f.ToolCallID]
+	if !ok {
+		tool = t.create(f, n)
+	}
+	if f.Title != nil {
+		tool.title = *f.Title
+	}
+	if present(f.RawInput) {
+		tool.input = f.RawInput
+	}
+	return tool
+}
+
+func (t *toolState) create(f *toolCallFields, n namer) *trackedTool {
+	kind := deref(f.Kind)
+	name, agentName := n.name(toolFacts{Kind: kind, Title: deref(f.Title), Meta: f.Meta, Input: f.RawInput, Diffs: diffsOf(f.Content)})
+	tool := &trackedTool{id: f.ToolCallID, name: name, agentName: agentName, kind: kind, switchMode: kind == kindSwitchMode}
+	if len(t.subagents) > 0 {
+		tool.parent = t.subagents[len(t.subagents)-1]
+	}
+	if n.startsSubagent(name, agentName) {
+		t.subagents = append(t.subagents, tool.id)
+	}
+	t.byID[tool.id] = tool
+	return tool
+}
+
+// finish ends a call: a sub-agent it started is no longer running.
+func (t *toolState) finish(tool *trackedTool) {
+	t.subagents = slices.DeleteFunc(t.subagents, func(id string) bool { return id == tool.id })
+}
+
+func (c *Client) namer() namer {
+	return namer{agent: firstNonEmpty(c.opts.AgentName, c.agent.name), tools: c.opts.Tools, subagentTools: c.opts.SubagentTools}
+}
+
+func decodeToolCall(raw json.RawMessage) (*toolCallFields, error) {
+	var f toolCallFields
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, err
+	}
+	if f.ToolCallID == "" {
+		return nil, errors.New("no toolCallId")
+	}
+	return &f, nil
+}
+
+func (c *Client) onToolCall(raw json.RawMessage) error {
+	f, err := decodeToolCall(raw)
+	if err != nil {
+		return err
+	}
+	tool := c.tools.describe(f, c.namer())
+	if tool.switchMode {
+		c.emit(Item{Type: TypeMode, ID: tool.id, Title: tool.title, Mode: modeOf(tool.input), Input: tool.input})
+		return nil
+	}
+	c.toolProgress(tool, f)
+	return nil
+}
+
+func (c *Client) onToolCallUpdate(raw json.RawMessage) error {
+	f, err := decodeToolCall(raw)
+	if err != nil {
+		return err
+	}
+	tool := c.tools.describe(f, c.namer())
+	if !tool.switchMode {
+		c.toolProgress(tool, f)
+	}
+	return nil
+}
+
+// toolProgress gives a tool item, or a toolDone item when the call ended.
+func (c *Client) toolProgress(tool *trackedTool, f *toolCallFields) {
+	if s := f.status(); s == statusCompleted || s == statusFailed {
+		c.toolDone(tool, f)
+		return
+	}
+	c.emit(Item{
+		Type: TypeTool, ID: tool.id, Name: tool.name, Title: tool.title, Kind: tool.kind,
+		Status: f.status(), Input: f.RawInput, Parent: tool.parent,
+		Locations: pathsOf(f.Locations), Content: nonNull(f.Content), Diffs: diffsOf(f.Content),
+	})
+}
+
+func (c *Client) toolDone(tool *trackedTool, f *toolCallFields) {
+	c.tools.finish(tool)
+	it := Item{
+		Type: TypeToolDone, ID: tool.id, Name: tool.name, Title: tool.title, Status: f.status(),
+		Parent: tool.parent, Output: firstRaw(f.RawOutput, f.Content),
+		Locations: pathsOf(f.Locations), Diffs: diffsOf(f.Content),
+	}
+	if f.status() == statusFailed {
+		it.Error = firstNonEmpty(contentText(f.Content), statusFailed)
+	}
+	c.emit(it)
+}
+
+func nonNull(v json.RawMessage) json.RawMessage {
+	if !present(v) {
+		return nil
+	}
+	return v
+}
+
+// modeOf reads the mode a switch_mode call asks for from its input.
+func modeOf(input json.RawMessage) string {
+	var in map[string]any
+	_ = json.Unmarshal(input, &in) // an input that is not an object names no mode
+	for _, key := range []string{"mode", "modeId", "mode_id"} {
+		if s, ok := in[key].(string); ok {
+			return s
+		}
+	}
+	return ""
+}
+
+// toolContent is one entry of a tool call's content.
+type toolContent struct {
+	Type    string          `json:"type"`
+	Content json.RawMessage `json:"content"`
+	Path    string          `json:"path"`
+	OldText *string         `json:"oldText"`
+	NewText string          `json:"newText"`
+}
+
+func contentEntries(content json.RawMessage) []toolContent {
+	var entries []json.RawMessage
+	_ = json.Unmarshal(content, &entries) // content that is not a list holds nothing known
+	var list []toolContent
+	for _, e := range entries {
+		var tc toolContent
+		if json.Unmarshal(e, &tc) == nil {
+			list = append(list, tc)
+		}
+	}
+	return list
+}
+
+func diffsOf(content json.RawMessage) []Diff {
+	var diffs []Diff
+	for _, e := range contentEntries(content) {
+		if e.Type == "diff" {
+			diffs = append(diffs, Diff{Path: e.Path, OldText: e.OldText, NewText: e.NewText})
+		}
+	}
+	return diffs
+}
+
+// contentText joins the text blocks of a tool call's content.
+func contentText(content json.RawMessage) string {
+	var texts []string
+	for _, e := range contentEntries(content) {
+		var block contentBlock
+		if e.Type == "content" && json.Unmarshal(e.Content, &block) == nil && block.Type == "text" {
+			texts = append(texts, block.Text)
+		}
+	}
+	return strings.Join(texts, "\n")
+}
+
+func pathsOf(locations json.RawMessage) []string {
+	var list []struct {
+		Path string `json:"path"`
+	}
+	_ = json.Unmarshal(locations, &list) // locations that are not a list name no path
+	var paths []string
+	for _, l := range list {
+		if l.Path != "" {
+			paths = append(paths, l.Path)
+		}
+	}
+	return paths
+}

@@ -1,0 +1,173 @@
+package acp
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// turnState is the prompt being answered.
+type turnState struct {
+	running       bool
+	promptID      int64   // id of the session/prompt request
+	cancelPending bool    // Cancel was called, the prompt is not answered yet
+	queued        *string // a prompt given before the session was open
+	instructed    bool    // the question instruction went with a prompt
+}
+
+type promptParams struct {
+	SessionID string      `json:"sessionId"`
+	Prompt    []textBlock `json:"prompt"`
+}
+
+type textBlock struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+type promptResult struct {
+	StopReason string `json:"stopReason"`
+	Usage      *Usage `json:"usage"`
+}
+
+// Prompt sends a user message, which starts a turn. Before the session is
+// open it waits for it; while a turn runs it is refused with a notice.
+func (c *Client) Prompt(text string) ([]Item, []Out) {
+	c.prompt(text)
+	return c.flush()
+}
+
+func (c *Client) prompt(text string) {
+	switch {
+	case c.phase == phaseEnded:
+		c.emit(notice("the session has ended"))
+	case c.turn.running || c.turn.queued != nil:
+		c.emit(notice("a turn is already running: wait for its end or cancel it"))
+	case c.phase != phaseReady:
+		c.turn.queued = &text
+	default:
+		c.sendPrompt(text)
+	}
+}
+
+func (c *Client) sendPrompt(text string) {
+	blocks := []textBlock{}
+	if c.opts.QuestionsInText && c.session.attach == AttachNew && !c.turn.instructed {
+		blocks = append(blocks, textBlock{Type: "text", Text: c.questionInstruction()})
+		c.turn.instructed = true
+	}
+	blocks = append(blocks, textBlock{Type: "text", Text: text})
+	c.emit(Item{Type: TypeUser, MessageID: c.messageID(TypeUser, ""), Text: text})
+	c.turn.running, c.turn.cancelPending = true, false
+	c.turn.promptID = c.call("session/prompt", promptParams{SessionID: c.session.id, Prompt: blocks}, c.onPromptAnswer)
+}
+
+// sendWaiting sends what was asked before the session was open.
+func (c *Client) sendWaiting() {
+	c.applyWanted()
+	if q := c.turn.queued; q != nil {
+		c.turn.queued = nil
+		c.sendPrompt(*q)
+	}
+}
+
+func (c *Client) onPromptAnswer(result json.RawMessage, err *Error) {
+	cancelled := c.turn.cancelPending
+	c.turn.running, c.turn.cancelPending = false, false
+	if c.opts.QuestionsInText {
+		c.endQuestionScan()
+	}
+	if err != nil {
+		c.endTurnOnError(err, cancelled)
+		return
+	}
+	var r promptResult
+	if e := json.Unmarshal(result, &r); e != nil || r.StopReason == "" {
+		c.emit(notice("the agent's prompt answer holds no stopReason"), unknown(result))
+		r.StopReason = StopError
+	}
+	if cancelled && r.StopReason == "end_turn" {
+		r.StopReason = OutcomeCancelled
+	}
+	if r.Usage != nil {
+		c.totals.add(*r.Usage)
+	}
+	c.emit(Item{Type: TypeTurn, StopReason: r.StopReason, Usage: r.Usage})
+}
+
+func (c *Client) endTurnOnError(err *Error, cancelled bool) {
+	if cancelled && err.Code == CodeRequestCancelled {
+		c.emit(Item{Type: TypeTurn, StopReason: OutcomeCancelled})
+		return
+	}
+	c.emit(notice(fmt.Sprintf("the agent failed the turn: %v", err)), Item{Type: TypeTurn, StopReason: StopError})
+}
+
+// Cancel cancels the running turn: session/cancel (and $/cancel_request
+// with Options.CancelRequests), and every waiting permission card is
+// answered cancelled. The turn ends when the agent answers the prompt.
+func (c *Client) Cancel() ([]Item, []Out) {
+	switch {
+	case c.turn.queued != nil:
+		c.turn.queued = nil
+		c.emit(Item{Type: TypeTurn, StopReason: OutcomeCancelled})
+	case c.turn.running && !c.turn.cancelPending:
+		c.turn.cancelPending = true
+		c.notify("session/cancel", struct {
+			SessionID string `json:"sessionId"`
+		}{c.session.id})
+		if c.opts.CancelRequests {
+			c.notify("$/cancel_request", struct {
+				RequestID int64 `json:"requestId"`
+			}{c.turn.promptID})
+		}
+		c.cancelPermissions()
+	}
+	return c.flush()
+}
+
+// CancelPending tells whether Cancel was called and the agent has not ended
+// the turn yet; the harness stops an agent that stays so too long.
+func (c *Client) CancelPending() bool { return c.turn.cancelPending }
+
+// TurnRunning tells whether a prompt waits for its answer.
+func (c *Client) TurnRunning() bool { return c.turn.running }
+
+// AgentStopped tells the client that the agent's process has ended (crash,
+// or stopped by the harness); the running turn ends and the client closes.
+// reason, when not empty, is shown as a notice.
+func (c *Client) AgentStopped(reason string) []Item {
+	if c.phase == phaseEnded {
+		return nil
+	}
+	if c.turn.running {
+		stop := StopError
+		if c.turn.cancelPending {
+			stop = OutcomeCancelled
+		}
+		c.turn = turnState{}
+		c.emit(Item{Type: TypeTurn, StopReason: stop})
+	}
+	if reason != "" {
+		c.emit(notice(reason))
+	}
+	c.end()
+	items, _ := c.flush()
+	return items
+}
+
+// Close ends the session: waiting permission cards are answered cancelled,
+// session/close is sent when the agent offers it, and the client closes.
+// The harness then closes the agent's stdin.
+func (c *Client) Close() ([]Item, []Out) {
+	if c.phase == phaseEnded {
+		return nil, nil
+	}
+	c.cancelPermissions()
+	if c.agent.close && c.session.id != "" && c.phase == phaseReady {
+		c.call("session/close", struct {
+			SessionID string `json:"sessionId"`
+		}{c.session.id}, func(json.RawMessage, *Error) {})
+	}
+	c.end()
+	return c.flush()
+}

@@ -1,0 +1,98 @@
+package acp
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+)
+
+const jsonrpcVersion = "2.0"
+
+// JSON-RPC and ACP error codes the client meets or sends.
+const (
+	CodeParseError       = -32700
+	CodeInvalidRequest   = -32600
+	CodeMethodNotFound   = -32601
+	CodeInvalidParams    = -32602
+	CodeInternalError    = -32603
+	CodeAuthRequired     = -32000
+	CodeRequestCancelled = -32800
+)
+
+// Error is a JSON-RPC error, as the agent sent it or as the host answers an
+// agent's request with it (Reply).
+type Error struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s (code %d)", e.Message, e.Code) }
+
+// Out is one JSON-RPC message to write to the agent's stdin, without the
+// newline that ends it.
+type Out struct {
+	Line []byte
+}
+
+// incoming is any JSON-RPC message from the agent.
+type incoming struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  *Error          `json:"error"`
+}
+
+func (m *incoming) hasID() bool { return len(m.ID) > 0 && string(m.ID) != "null" }
+
+type outRequest struct {
+	JSONRPC string `json:"jsonrpc"`
+	ID      int64  `json:"id"`
+	Method  string `json:"method"`
+	Params  any    `json:"params"`
+}
+
+type outNotification struct {
+	JSONRPC string `json:"jsonrpc"`
+	Method  string `json:"method"`
+	Params  any    `json:"params"`
+}
+
+type outResult struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result"`
+}
+
+type outError struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   *Error          `json:"error"`
+}
+
+// rawID is the exact text of a JSON-RPC id, used as a map key; ids 5 and
+// "5" stay apart.
+func rawID(id json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, id) != nil {
+		return string(id)
+	}
+	return b.String()
+}
+
+// jsonText gives a JSON value as text for messages: strings unquoted, other
+// values as written, "none" when absent.
+func jsonText(v json.RawMessage) string {
+	if len(v) == 0 {
+		return "none"
+	}
+	var s string
+	if json.Unmarshal(v, &s) == nil {
+		return s
+	}
+	return rawID(v)
+}
+
+func idText(id int64) string { return strconv.FormatInt(id, 10) }
