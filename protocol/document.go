@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -82,13 +81,31 @@ func (d *document) check() error {
 	return nil
 }
 
+// isSpecMember reports whether name is a member a method entry may hold,
+// spelt exactly.
+func isSpecMember(name string) bool {
+	switch name {
+	case "description", "direction", "notification", "wasmOnly", "delayMs", "params", "result", "errors":
+		return true
+	}
+	return false
+}
+
 // decodeSpec decodes an entry strictly: a misspelt member is an error, not a
-// silently missing flag.
+// silently missing flag. encoding/json matches names regardless of case, so
+// the names are checked first.
 func decodeSpec(raw json.RawMessage) (methodSpec, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &members); err != nil {
+		return methodSpec{}, err
+	}
+	for name := range members {
+		if !isSpecMember(name) {
+			return methodSpec{}, fmt.Errorf("unknown member %q", name)
+		}
+	}
 	var spec methodSpec
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	err := dec.Decode(&spec)
+	err := json.Unmarshal(raw, &spec)
 	return spec, err
 }
 
