@@ -11,10 +11,10 @@
 // after its slash: "permissions/" alone matches nothing.
 //
 // Decisions this package makes where the spec is silent:
-//   - Params omitted from a request (JSON-RPC allows it) are validated as an
-//     empty object, so settings/get with no params holds and secrets/get with
-//     no params fails naming "/key". A result that is absent is validated
-//     as null.
+//   - Params omitted from a request (JSON-RPC allows it), or null (which
+//     JSON-RPC forbids but encoders write for a nil value), are validated as
+//     an empty object: settings/get with no params holds, secrets/get with
+//     none fails naming "/key". An absent result is validated as null.
 //   - Validation errors are reduced to one field: the deepest failing JSON
 //     pointer (a missing or unknown member counts as one level below its
 //     object), ties broken by pointer order so the answer never varies.

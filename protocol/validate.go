@@ -19,13 +19,24 @@ const (
 // the schema. It returns a *FieldError naming the field when they do not
 // hold (the host answers -32602 with its text), and nil when they hold or
 // when the schema does not know method (the caller answers -32601 then).
-// Omitted params (empty) are validated as an empty object.
+// Omitted params (empty, or null) are validated as an empty object.
 func ValidateParams(method string, params json.RawMessage) error {
 	e, ok := table().find(method)
 	if !ok {
 		return nil
 	}
-	return validate(e.params, InParams, params, "{}")
+	if isAbsent(params) {
+		params = json.RawMessage("{}")
+	}
+	return validate(e.params, InParams, params)
+}
+
+// isAbsent reports whether params were omitted. A null counts as omitted:
+// JSON-RPC forbids it, but encoders write it for a nil value, and refusing
+// it would fail a call that has nothing to say.
+func isAbsent(params json.RawMessage) bool {
+	trimmed := bytes.TrimSpace(params)
+	return len(trimmed) == 0 || string(trimmed) == "null"
 }
 
 // ValidateResult checks the result of a call of method against the schema,
@@ -36,14 +47,14 @@ func ValidateResult(method string, result json.RawMessage) error {
 	if !ok || e.result == nil {
 		return nil
 	}
-	return validate(e.result, InResult, result, "null")
+	if len(bytes.TrimSpace(result)) == 0 {
+		result = json.RawMessage("null")
+	}
+	return validate(e.result, InResult, result)
 }
 
-// validate decodes raw (or absent when raw is empty) and checks it against s.
-func validate(s *jsonschema.Schema, in string, raw json.RawMessage, absent string) error {
-	if len(bytes.TrimSpace(raw)) == 0 {
-		raw = json.RawMessage(absent)
-	}
+// validate decodes raw and checks it against s.
+func validate(s *jsonschema.Schema, in string, raw json.RawMessage) error {
 	value, err := decodeValue(raw)
 	if err != nil {
 		return &FieldError{In: in, Reason: reasonNotJSON}
