@@ -1,0 +1,30 @@
+package kit
+
+// The environment variables the host sets for a process (PROTOCOL.md §2).
+const (
+	EnvPluginID   = "ESCOUADE_PLUGIN_ID"
+	EnvPluginAPI  = "ESCOUADE_PLUGIN_API"
+	EnvAppVersion = "ESCOUADE_VERSION"
+	EnvLang       = "ESCOUADE_LANG"
+)
+
+// Env is what the host told the process through its environment. It is
+// known before initialize arrives, so a plugin can use it while it sets
+// itself up; Init gives the same facts as initialize states them.
+type Env struct {
+	PluginID   string // ESCOUADE_PLUGIN_ID, the plugin's id
+	API        string // ESCOUADE_PLUGIN_API, the protocol major version ("1")
+	AppVersion string // ESCOUADE_VERSION, the app version
+	Lang       string // ESCOUADE_LANG, the language of the interface
+}
+
+// ReadEnv reads Env through getenv, which is os.Getenv for a real process.
+// A variable that is not set reads as "".
+func ReadEnv(getenv func(string) string) Env {
+	return Env{
+		PluginID:   getenv(EnvPluginID),
+		API:        getenv(EnvPluginAPI),
+		AppVersion: getenv(EnvAppVersion),
+		Lang:       getenv(EnvLang),
+	}
+}

@@ -1,0 +1,103 @@
+package kit
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+)
+
+// ErrServing is returned by Serve when the plugin is already serving.
+var ErrServing = errors.New("kit: the plugin is already serving")
+
+// Run serves the host on stdin and stdout until the host sends shutdown
+// (answered first) or closes stdin. It returns nil then, or the read or
+// write error that ended the connection.
+func (p *Plugin) Run() error {
+	return p.Serve(context.Background(), os.Stdin, os.Stdout)
+}
+
+// Serve is Run on any stream: it reads the host's lines from r and writes
+// the plugin's to w. It also returns when ctx ends, with ctx's error.
+// Handlers' contexts end when Serve stops; it then waits for them at most
+// Options.StopGrace, since a read of stdin cannot always be interrupted.
+func (p *Plugin) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	if !p.reserve() {
+		return ErrServing
+	}
+	defer p.disconnect()
+	s := newSession(ctx, p, w)
+	conn := jsonrpc.NewConn(r, s.out, jsonrpc.Options{Handle: s.handle, OnEvent: s.trace})
+	p.connect(conn)
+	close(s.ready)
+
+	err := s.waitEnd(ctx, conn)
+	s.stop()
+	if isClosed(conn.Done()) {
+		// The input ended: handlers may still answer before the output closes.
+		p.waitBounded(conn)
+	}
+	conn.Close()
+	p.waitBounded(conn)
+	if err == nil {
+		err = conn.Err()
+	}
+	return err
+}
+
+// reserve marks the plugin serving, unless another Serve runs.
+func (p *Plugin) reserve() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.serving {
+		return false
+	}
+	p.serving = true
+	return true
+}
+
+// connect makes conn the host that the plugin's calls go to.
+func (p *Plugin) connect(conn *jsonrpc.Conn) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.host = conn
+}
+
+// disconnect forgets the host: later calls fail with ErrNotConnected, and
+// the plugin may serve again.
+func (p *Plugin) disconnect() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.host = nil
+	p.serving = false
+}
+
+// waitBounded waits for conn's reader and handlers to end, at most
+// StopGrace. Past it the waiting goroutine ends with the connection.
+func (p *Plugin) waitBounded(conn *jsonrpc.Conn) {
+	ended := make(chan struct{})
+	go func() {
+		conn.Wait()
+		close(ended)
+	}()
+	grace := time.NewTimer(p.stopGrace)
+	defer grace.Stop()
+	select {
+	case <-ended:
+	case <-grace.C:
+		p.tracef("handlers still running %v after the end; leaving them", p.stopGrace)
+	}
+}
+
+// isClosed reports whether ch is closed, without waiting.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
