@@ -125,14 +125,23 @@ func (s methodSpec) check(name string, known map[string]string) error {
 }
 
 // checkName accepts a method name, or a prefix pattern with "*" only as its
-// last segment.
+// last segment. Segments hold letters, digits, "." "_" and "-" only, so a
+// name is also a plain JSON pointer token and URL fragment.
 func checkName(name string) error {
 	base := strings.TrimSuffix(name, patternSuffix)
 	if base == "" || strings.Contains(base, "*") {
 		return errors.New("a name may hold * only as a last segment /*")
 	}
+	for segment := range strings.SplitSeq(base, "/") {
+		if segment == "" || strings.TrimLeft(segment, nameChars) != "" {
+			return fmt.Errorf("segment %q is empty or holds other than letters, digits, '.', '_' and '-'", segment)
+		}
+	}
 	return nil
 }
+
+// nameChars are the characters of a segment of a method name.
+const nameChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 
 func (s methodSpec) checkShape() error {
 	isCall := s.Direction == DirHostToPlugin && !s.Notification

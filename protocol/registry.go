@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"io/fs"
@@ -83,7 +84,7 @@ func load(fsys fs.FS, name string) (*registry, error) {
 // newCompiler returns a compiler that knows the schema under its $id, so the
 // "#/$defs/..." references of the method table resolve inside it.
 func newCompiler(id string, raw []byte) (*jsonschema.Compiler, error) {
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	if err != nil {
 		return nil, err
 	}

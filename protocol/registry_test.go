@@ -42,6 +42,8 @@ func TestLoadRefusesAnIncoherentSchema(t *testing.T) {
 		{"no default delay", schemaWith(`"$id": "https://example.test/p.json", "x-protocolVersion": 1,`, `"a": {`+call+`}`), "x-defaultDelayMs must be a positive number"},
 		{"no methods", schemaWith(goodHeader, ``), "x-methods is empty"},
 		{"star inside a name", schemaWith(goodHeader, `"a/*/b": {`+call+`}`), "x-methods/a/*/b: a name may hold * only"},
+		{"empty segment", schemaWith(goodHeader, `"a//b": {`+call+`}`), `x-methods/a//b: segment "" is empty`},
+		{"odd character", schemaWith(goodHeader, `"a#b": {`+call+`}`), `x-methods/a#b: segment "a#b" is empty or holds other`},
 		{"star alone", schemaWith(goodHeader, `"*": {`+call+`}`), "x-methods/*: a name may hold * only"},
 		{"misspelt member", schemaWith(goodHeader, `"a": {`+call+`, "wasmonly": true}`), `x-methods/a: unknown member "wasmonly"`},
 		{"bad direction", schemaWith(goodHeader, `"a": {"direction": "up", "notification": true, "params": {}, "errors": []}`), `x-methods/a: direction "up" is neither`},
