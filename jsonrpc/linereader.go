@@ -24,9 +24,10 @@ const (
 // LineReader cuts a stream into '\n'-ended lines of bounded length. It
 // never holds more than the longest line plus its read buffer.
 type LineReader struct {
-	in   *bufio.Reader
-	max  int
-	line []byte // the line being assembled when it spans reads
+	in        *bufio.Reader
+	max       int
+	line      []byte // the line being assembled when it spans reads
+	truncated bool   // line lost bytes past what it can hold
 }
 
 // NewLineReader returns a reader of lines of at most max bytes, not counting
@@ -60,7 +61,7 @@ func (r *LineReader) readLine() (line []byte, tooLong bool, err error) {
 	if cap(r.line) > keepLineCap {
 		r.line = nil
 	}
-	r.line = r.line[:0]
+	r.line, r.truncated = r.line[:0], false
 	for {
 		chunk, err := r.in.ReadSlice('\n')
 		if err == nil && len(r.line) == 0 {
@@ -76,22 +77,23 @@ func (r *LineReader) readLine() (line []byte, tooLong bool, err error) {
 	}
 }
 
-// appendCapped adds a piece of the current line, keeping at most one byte
-// past max (a '\r' that may end it) plus one to know the line is too long.
+// appendCapped adds a piece of the current line. It keeps one byte past
+// max for a '\r' that may end the line and one more to know the line is too
+// long, or the excerpt of a too-long line if that is more.
 func (r *LineReader) appendCapped(piece []byte) []byte {
-	room := r.max + 2 - len(r.line)
-	if room > 0 {
-		r.line = append(r.line, piece[:min(room, len(piece))]...)
-	}
+	room := max(r.max+2, ExcerptLen) - len(r.line)
+	kept := min(max(room, 0), len(piece))
+	r.line = append(r.line, piece[:kept]...)
+	r.truncated = r.truncated || kept < len(piece)
 	return r.line
 }
 
 // finish strips the '\r' of a "\r\n" ending and judges the length.
 func (r *LineReader) finish(line []byte) ([]byte, bool, error) {
-	if n := len(line); n > 0 && line[n-1] == '\r' {
+	if n := len(line); n > 0 && line[n-1] == '\r' && !r.truncated {
 		line = line[:n-1]
 	}
-	if len(line) > r.max {
+	if r.truncated || len(line) > r.max {
 		return line[:min(ExcerptLen, len(line))], true, nil
 	}
 	return line, false, nil
