@@ -1,0 +1,59 @@
+package process
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNotFound reports that the program a Command names does not exist.
+var ErrNotFound = errors.New("program not found")
+
+// ErrEmptyCommand reports a Spec without a Command.
+var ErrEmptyCommand = errors.New("process: empty command")
+
+// folderPrefix marks a program that ships in the plugin folder (PROTOCOL §1,
+// `run.command`).
+const folderPrefix = "./"
+
+// resolveProgram returns the absolute path of the program command names.
+// The path is made absolute because exec.Cmd evaluates a relative Path
+// against Dir, which would apply a relative plugin folder twice.
+func resolveProgram(dir string, command []string) (string, error) {
+	if len(command) == 0 || command[0] == "" {
+		return "", ErrEmptyCommand
+	}
+	name := command[0]
+	if strings.HasPrefix(name, folderPrefix) {
+		return resolveInFolder(dir, name)
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return "", fmt.Errorf("%w: %q is not in PATH", ErrNotFound, name)
+		}
+		return "", fmt.Errorf("program %q: %w", name, err)
+	}
+	return path, nil
+}
+
+func resolveInFolder(dir, name string) (string, error) {
+	path, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(name)))
+	if err != nil {
+		return "", fmt.Errorf("program %q: %w", name, err)
+	}
+	info, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("%w: %q is not in the plugin folder %s", ErrNotFound, name, dir)
+	case err != nil:
+		return "", fmt.Errorf("program %q: %w", name, err)
+	case info.IsDir():
+		return "", fmt.Errorf("program %q: %s is a directory", name, path)
+	}
+	return path, nil
+}

@@ -1,0 +1,32 @@
+//go:build !unix && !windows
+
+package process
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"syscall"
+)
+
+// softStop is false: there is no process group to signal here.
+const softStop = false
+
+// group stands in where plugin programs cannot run (js, wasip1, plan9).
+type group struct{}
+
+func sysProcAttr() *syscall.SysProcAttr { return nil }
+
+func newGroup(leader *os.Process) (*group, error) {
+	_ = leader.Kill()
+	return nil, fmt.Errorf("process groups on %s: %w", runtime.GOOS, errors.ErrUnsupported)
+}
+
+func (*group) terminate() {}
+func (*group) kill()      {}
+func (*group) release()   {}
+
+func (*group) exitOf(state *os.ProcessState) Exit { return Exit{Code: state.ExitCode()} }
+
+func (*group) memory(bool) (uint64, error) { return 0, errors.ErrUnsupported }

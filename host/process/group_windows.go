@@ -1,0 +1,116 @@
+//go:build windows
+
+package process
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// softStop is false: Windows has no SIGTERM for a group, so Stop goes from
+// the stdin grace straight to terminating the job.
+const softStop = false
+
+// jobKilledExitCode is the exit code TerminateJobObject gives the processes
+// it ends: 137, as shells report a SIGKILL.
+const jobKilledExitCode = 137
+
+// group is the Job object the program and all it starts run in.
+type group struct {
+	memoryInfo *windows.LazyProc // K32GetProcessMemoryInfo
+
+	mu     sync.Mutex
+	job    windows.Handle // zero once released
+	killed bool           // TerminateJobObject was called
+}
+
+// sysProcAttr keeps the console's Ctrl+C, meant for the host, away from
+// the program: the host stops it its own way.
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
+}
+
+// newGroup puts the leader in a new job that kills its processes when its
+// last handle closes, so they die with the host even when it crashes.
+// os/exec cannot start a process suspended: a child the leader starts
+// before the assignment below stays outside the job.
+func newGroup(leader *os.Process) (*group, error) {
+	job, err := windows.CreateJobObject(nil, nil)
+	if err != nil {
+		return nil, fmt.Errorf("create job object: %w", err)
+	}
+	if err := setKillOnClose(job); err != nil {
+		_ = windows.CloseHandle(job)
+		return nil, err
+	}
+	if err := assignToJob(job, leader.Pid); err != nil {
+		_ = windows.CloseHandle(job)
+		return nil, err
+	}
+	kernel32 := windows.NewLazySystemDLL("kernel32.dll")
+	return &group{job: job, memoryInfo: kernel32.NewProc("K32GetProcessMemoryInfo")}, nil
+}
+
+func setKillOnClose(job windows.Handle) error {
+	var info windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION
+	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+	_, err := windows.SetInformationJobObject(job, windows.JobObjectExtendedLimitInformation,
+		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
+	if err != nil {
+		return fmt.Errorf("set job object kill-on-close: %w", err)
+	}
+	return nil
+}
+
+func assignToJob(job windows.Handle, pid int) error {
+	proc, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(pid))
+	if err != nil {
+		return fmt.Errorf("open process %d: %w", pid, err)
+	}
+	defer windows.CloseHandle(proc)
+	if err := windows.AssignProcessToJobObject(job, proc); err != nil {
+		return fmt.Errorf("assign process %d to its job object: %w", pid, err)
+	}
+	return nil
+}
+
+// terminate does nothing: there is no gentler stop than kill for a job.
+func (g *group) terminate() {}
+
+// kill terminates every process of the job.
+func (g *group) kill() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.job == 0 {
+		return
+	}
+	g.killed = true
+	_ = windows.TerminateJobObject(g.job, jobKilledExitCode)
+}
+
+// release closes the job; kill-on-close ends anything still in it.
+func (g *group) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.job != 0 {
+		_ = windows.CloseHandle(g.job)
+		g.job = 0
+	}
+}
+
+// exitOf reports a program the job ended as killed, the way a SIGKILL
+// reads on Unix.
+func (g *group) exitOf(state *os.ProcessState) Exit {
+	g.mu.Lock()
+	killed := g.killed
+	g.mu.Unlock()
+	if killed && state.ExitCode() == jobKilledExitCode {
+		return Exit{Code: signalledCode, Signal: syscall.SIGKILL.String()}
+	}
+	return Exit{Code: state.ExitCode()}
+}

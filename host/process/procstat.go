@@ -1,0 +1,61 @@
+package process
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Fields of /proc/<pid>/stat (proc(5)), counted from the state field, the
+// first after the command name; the name is in parentheses and may hold
+// spaces and parentheses itself.
+const (
+	statState = 0
+	statPPID  = 1
+	statPGID  = 2
+	statRSS   = 21 // resident pages
+)
+
+var errBadStat = errors.New("malformed /proc stat line")
+
+// parseStat decodes a /proc/<pid>/stat line. It lives outside the Linux
+// build so its tests and fuzz target run everywhere.
+func parseStat(line []byte, pageSize uint64) (procInfo, error) {
+	open := bytes.IndexByte(line, '(')
+	closing := bytes.LastIndexByte(line, ')')
+	if open < 1 || closing < open {
+		return procInfo{}, errBadStat
+	}
+	pid, err := strconv.Atoi(string(bytes.TrimSpace(line[:open])))
+	if err != nil {
+		return procInfo{}, fmt.Errorf("%w: pid: %v", errBadStat, err)
+	}
+	fields := bytes.Fields(line[closing+1:])
+	if len(fields) <= statRSS || len(fields[statState]) != 1 {
+		return procInfo{}, errBadStat
+	}
+	nums, err := statNumbers(fields, statPPID, statPGID, statRSS)
+	if err != nil {
+		return procInfo{}, err
+	}
+	return procInfo{
+		PID:   pid,
+		PPID:  int(nums[0]),
+		PGID:  int(nums[1]),
+		State: fields[statState][0],
+		RSS:   uint64(max(nums[2], 0)) * pageSize,
+	}, nil
+}
+
+func statNumbers(fields [][]byte, at ...int) ([]int64, error) {
+	nums := make([]int64, len(at))
+	for i, field := range at {
+		n, err := strconv.ParseInt(string(fields[field]), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%w: field %d: %v", errBadStat, field, err)
+		}
+		nums[i] = n
+	}
+	return nums, nil
+}

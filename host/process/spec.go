@@ -1,0 +1,57 @@
+package process
+
+import "time"
+
+// Defaults used where a Spec field is left at its zero value.
+const (
+	// DefaultStderrKeep is how many last stderr lines a crash entry holds
+	// (PROTOCOL §6).
+	DefaultStderrKeep = 20
+	// DefaultStderrDrain is how long Done waits, after the program exited,
+	// for the rest of its stderr. A child that inherited stderr may keep it
+	// open forever; the crash entry must not wait for it.
+	DefaultStderrDrain = 200 * time.Millisecond
+)
+
+// StderrChunkBytes is the longest line handed to Spec.Stderr: a longer line
+// arrives cut into chunks of at most this size, so a program that writes
+// megabytes without a newline cannot make the host hold them all.
+const StderrChunkBytes = 64 << 10
+
+// Spec says what to run and where its stderr goes. The zero value of every
+// optional field means the documented default.
+type Spec struct {
+	// Dir is the working directory: the plugin folder.
+	Dir string
+	// Command is the argv. A first element starting with "./" is relative
+	// to Dir; otherwise it is looked up in the host's PATH (exec.LookPath).
+	Command []string
+	// Env is the full environment of the program, built by the host. Nil
+	// means the host's own environment; pass an empty slice for none.
+	Env []string
+	// Stderr receives each stderr line, without its line ending ("\n" or
+	// "\r\n"), cut into chunks of at most StderrChunkBytes. It is called
+	// from one goroutine, in order, and may be nil. A line written by a
+	// child still holding stderr can arrive after Done.
+	Stderr func(line string)
+	// StderrKeep is how many last stderr lines LastStderr keeps; zero or
+	// less means DefaultStderrKeep.
+	StderrKeep int
+	// StderrDrain bounds the wait for stderr after the program exited;
+	// zero or less means DefaultStderrDrain.
+	StderrDrain time.Duration
+}
+
+func (s Spec) stderrKeep() int {
+	if s.StderrKeep <= 0 {
+		return DefaultStderrKeep
+	}
+	return s.StderrKeep
+}
+
+func (s Spec) stderrDrain() time.Duration {
+	if s.StderrDrain <= 0 {
+		return DefaultStderrDrain
+	}
+	return s.StderrDrain
+}
