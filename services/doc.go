@@ -34,8 +34,11 @@
 //   - A log with an unknown level is journaled as a refusal and its message
 //     kept under log.info, so nothing the plugin wrote is lost.
 //   - files/read also refuses a colon anywhere (a drive, or an NTFS stream
-//     such as a.txt:secret) and empty segments (a//b, a trailing slash), so
-//     one path means the same file on every system.
+//     such as a.txt:secret), control characters, empty segments (a//b, a
+//     trailing slash) and 8.3 short names (ESCOUA~1.JSO, which on Windows
+//     may alias the manifest or a hidden file), so one path means the same
+//     file on every system. Windows device names are refused on every
+//     system for the same reason.
 //   - A symlink to the manifest is refused like the manifest itself.
 //
 // What is not done here: params are checked by hand against the shapes of

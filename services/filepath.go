@@ -2,6 +2,7 @@ package services
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -19,6 +20,8 @@ func checkPath(path string) string {
 		return "an empty path"
 	case strings.ContainsRune(path, 0):
 		return "a NUL in the path"
+	case strings.IndexFunc(path, unicode.IsControl) >= 0:
+		return "a control character in the path"
 	case strings.HasPrefix(path, `\\`):
 		return "a UNC path"
 	case strings.ContainsRune(path, '\\'):

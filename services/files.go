@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
@@ -95,7 +96,7 @@ func (r fileReader) walk() (string, fs.FileInfo, *Error) {
 		if why := checkSegment(name); why != "" {
 			return "", nil, r.forbidden("a link whose target is " + why)
 		}
-		current := strings.Join(append(resolved, name), "/")
+		current := strings.Join(append(slices.Clip(resolved), name), "/")
 		var err error
 		if info, err = r.root.Lstat(current); err != nil {
 			return "", nil, r.openFailed(err)

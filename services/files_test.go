@@ -107,6 +107,8 @@ func TestReadPluginFileRefusesPaths(t *testing.T) {
 		{"C:words.txt", "a drive form"},
 		{"notes.md:stream", "a colon in the path (a drive or stream form)"},
 		{"data/words.txt\x00.png", "a NUL in the path"},
+		{"data/words.txt\n", "a control character in the path"},
+		{"tab\there", "a control character in the path"},
 		{"../outside/secret.txt", `a ".." segment`},
 		{"data/../notes.md", `a ".." segment`},
 		{"data/..", `a ".." segment`},

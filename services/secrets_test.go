@@ -234,7 +234,6 @@ func TestSecretsGetWithoutKeychain(t *testing.T) {
 	}
 }
 
-
 func TestSecretsGetMasksBeforeReturning(t *testing.T) {
 	var order []string
 	s := secretServer(&recorder{}, storedSecrets())
