@@ -13,15 +13,16 @@ const (
 )
 
 // onRequest handles a request of the agent: the ones the host answers become
-// items with a handle; any other is refused with method not found.
+// items with a handle; any other, fs/* included when Options.FS is off, is
+// refused with method not found.
 func (c *Client) onRequest(m *incoming, raw []byte) {
 	var err error
-	switch m.Method {
-	case "session/request_permission":
+	switch {
+	case m.Method == "session/request_permission":
 		err = c.onPermissionRequest(m)
-	case "fs/read_text_file":
+	case m.Method == "fs/read_text_file" && c.opts.FS:
 		err = c.onReadRequest(m)
-	case "fs/write_text_file":
+	case m.Method == "fs/write_text_file" && c.opts.FS:
 		err = c.onWriteRequest(m)
 	default:
 		c.answerError(m.ID, &Error{Code: CodeMethodNotFound, Message: "method not found: " + m.Method})
@@ -46,9 +47,6 @@ type writeRequest struct {
 }
 
 func (c *Client) onReadRequest(m *incoming) error {
-	if !c.opts.FS {
-		return errors.New("this client offers no file system")
-	}
 	var r readRequest
 	if err := decodeParams(m.Params, &r); err != nil {
 		return err
@@ -59,9 +57,6 @@ func (c *Client) onReadRequest(m *incoming) error {
 }
 
 func (c *Client) onWriteRequest(m *incoming) error {
-	if !c.opts.FS {
-		return errors.New("this client offers no file system")
-	}
 	var r writeRequest
 	if err := decodeParams(m.Params, &r); err != nil {
 		return err

@@ -18,7 +18,7 @@ type streamState struct {
 // streamed: text after a tool call is a new message.
 func breaksMessage(itemType string) bool {
 	switch itemType {
-	case TypeTool, TypeToolDone, TypePermission, TypeQuestion, TypeTurn, TypePlan, TypeUser:
+	case TypeSession, TypeTool, TypeToolDone, TypePermission, TypeQuestion, TypeTurn, TypePlan, TypeUser:
 		return true
 	}
 	return false

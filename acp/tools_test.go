@@ -1,0 +1,110 @@
+package acp
+
+import "testing"
+
+func TestToolNames(t *testing.T) {
+	n := namer{agent: "goose", tools: map[string]string{"shell": "Bash", "tree": "Glob", "todo": "TodoWrite"}}
+	tests := []struct {
+		name      string
+		facts     toolFacts
+		wantApp   string
+		wantAgent string
+	}{
+		{"execute", toolFacts{Kind: "execute", Title: "ls"}, "Bash", ""},
+		{"edit", toolFacts{Kind: "edit", Diffs: []Diff{{Path: "a", OldText: ptr("x"), NewText: "y"}}}, "Edit", ""},
+		{"edit without diff", toolFacts{Kind: "edit"}, "Edit", ""},
+		{"edit of an empty file", toolFacts{Kind: "edit", Diffs: []Diff{{Path: "a", OldText: ptr(""), NewText: "y"}}}, "Edit", ""},
+		{"new file", toolFacts{Kind: "edit", Diffs: []Diff{{Path: "a", NewText: "y"}}}, "Write", ""},
+		{"delete", toolFacts{Kind: "delete"}, "Delete", ""},
+		{"move", toolFacts{Kind: "move"}, "Move", ""},
+		{"read", toolFacts{Kind: "read"}, "Read", ""},
+		{"search contents", toolFacts{Kind: "search", Input: raw(`{"pattern":"func main"}`)}, "Grep", ""},
+		{"search regex with star", toolFacts{Kind: "search", Input: raw(`{"pattern":"foo.*bar"}`)}, "Grep", ""},
+		{"search names", toolFacts{Kind: "search", Input: raw(`{"pattern":"**/*.go"}`)}, "Glob", ""},
+		{"search names at the root", toolFacts{Kind: "search", Input: raw(`{"pattern":"*.md","path":"/p"}`)}, "Glob", ""},
+		{"search with glob filter is Grep", toolFacts{Kind: "search", Input: raw(`{"pattern":"x","glob":"*.go","output_mode":"content"}`)}, "Grep", ""},
+		{"search glob key", toolFacts{Kind: "search", Input: raw(`{"glob":"src/*.ts"}`)}, "Glob", ""},
+		{"search input not an object", toolFacts{Kind: "search", Input: raw(`"*.go"`)}, "Grep", ""},
+		{"fetch", toolFacts{Kind: "fetch"}, "WebFetch", ""},
+		{"think", toolFacts{Kind: "think"}, "Think", ""},
+		{"goose title", toolFacts{Kind: "other", Title: "developer: shell · ls -la"}, "Bash", "shell"},
+		{"no kind, title", toolFacts{Title: "tree · /src"}, "Glob", "tree"},
+		{"unknown kind is other", toolFacts{Kind: "teleport", Title: "shell"}, "Bash", "shell"},
+		{"last colon", toolFacts{Kind: "other", Title: "a: b: shell"}, "Bash", "shell"},
+		{"colon without space", toolFacts{Kind: "other", Title: "http://x · get"}, "http://x · get", "http://x"},
+		{"meta first", toolFacts{Kind: "other", Title: "developer: shell · ls", Meta: raw(`{"goose":{"toolCall":{"toolName":"todo"}}}`)}, "TodoWrite", "todo"},
+		{"meta of another agent", toolFacts{Kind: "other", Title: "shell", Meta: raw(`{"other":{"toolCall":{"toolName":"todo"}}}`)}, "Bash", "shell"},
+		{"meta of the wrong shape", toolFacts{Kind: "other", Title: "shell", Meta: raw(`{"goose":5,"x":[]}`)}, "Bash", "shell"},
+		{"unmapped is shown by title", toolFacts{Kind: "other", Title: " developer: frobnicate · now "}, "developer: frobnicate · now", "frobnicate"},
+		{"empty title", toolFacts{Kind: "other"}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			app, agent := n.name(tt.facts)
+			diff(t, "names", []string{tt.wantApp, tt.wantAgent}, []string{app, agent})
+		})
+	}
+}
+
+func TestToolLifecycle(t *testing.T) {
+	c := ready(t, Options{Tools: map[string]string{"shell": "Bash"}}, initOK)
+	items, _ := feed(c,
+		update(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"developer: shell · ls","kind":"other","status":"pending","rawInput":{"command":"ls"},"locations":[{"path":"/p/a"}]}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"developer: text_editor · renamed","status":"in_progress"}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","rawOutput":{"stdout":"a"}}`),
+		update(`{"sessionUpdate":"tool_call","toolCallId":"t2","title":"Edit a","kind":"edit","content":[{"type":"diff","path":"/p/a","oldText":null,"newText":"x"}]}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"t2","status":"failed","content":[{"type":"content","content":{"type":"text","text":"denied"}}]}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"t3","title":"Read b","kind":"read","status":"completed"}`),
+	)
+	want := []Item{
+		{Type: TypeTool, ID: "t1", Name: "Bash", Title: "developer: shell · ls", Kind: "other", Status: "pending",
+			Input: raw(`{"command":"ls"}`), Locations: []string{"/p/a"}},
+		{Type: TypeTool, ID: "t1", Name: "Bash", Title: "developer: text_editor · renamed", Kind: "other", Status: "in_progress"},
+		{Type: TypeToolDone, ID: "t1", Name: "Bash", Title: "developer: text_editor · renamed", Status: "completed", Output: raw(`{"stdout":"a"}`)},
+		{Type: TypeTool, ID: "t2", Name: "Write", Title: "Edit a", Kind: "edit",
+			Content: raw(`[{"type":"diff","path":"/p/a","oldText":null,"newText":"x"}]`),
+			Diffs:   []Diff{{Path: "/p/a", NewText: "x"}}},
+		{Type: TypeToolDone, ID: "t2", Name: "Write", Title: "Edit a", Status: "failed", Error: "denied",
+			Output: raw(`[{"type":"content","content":{"type":"text","text":"denied"}}]`)},
+		{Type: TypeToolDone, ID: "t3", Name: "Read", Title: "Read b", Status: "completed"},
+	}
+	diff(t, "items", want, items)
+}
+
+func TestToolCallErrors(t *testing.T) {
+	c := ready(t, Options{}, initOK)
+	items, _ := feed(c, update(`{"sessionUpdate":"tool_call","title":"x"}`))
+	want := []Item{notice("the agent's tool_call update is not understood: no toolCallId"),
+		unknown(raw(`{"sessionUpdate":"tool_call","title":"x"}`))}
+	diff(t, "items", want, items)
+}
+
+func TestSubagentParents(t *testing.T) {
+	c := ready(t, Options{SubagentTools: []string{"Task"}}, initOK)
+	items, _ := feed(c,
+		update(`{"sessionUpdate":"tool_call","toolCallId":"a","title":"Task","kind":"other"}`),
+		update(`{"sessionUpdate":"tool_call","toolCallId":"b","title":"ls","kind":"execute"}`),
+		update(`{"sessionUpdate":"tool_call","toolCallId":"c","title":"Task","kind":"other"}`),
+		update(`{"sessionUpdate":"tool_call","toolCallId":"d","title":"cat","kind":"read"}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"completed"}`),
+		update(`{"sessionUpdate":"tool_call","toolCallId":"e","title":"pwd","kind":"execute"}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed"}`),
+		update(`{"sessionUpdate":"tool_call","toolCallId":"f","title":"top","kind":"execute"}`),
+	)
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Type+" "+it.ID+"<"+it.Parent)
+	}
+	want := []string{"tool a<", "tool b<a", "tool c<a", "tool d<c", "toolDone c<a", "tool e<a", "toolDone a<", "tool f<"}
+	diff(t, "parents", want, got)
+}
+
+func TestSwitchModeToolIsAModeItem(t *testing.T) {
+	c := ready(t, Options{}, initOK)
+	items, _ := feed(c,
+		update(`{"sessionUpdate":"tool_call","toolCallId":"sm","title":"Ready to code?","kind":"switch_mode","rawInput":{"mode":"code"}}`),
+		update(`{"sessionUpdate":"tool_call_update","toolCallId":"sm","status":"completed"}`),
+	)
+	want := []Item{{Type: TypeMode, ID: "sm", Title: "Ready to code?", Mode: "code", Input: raw(`{"mode":"code"}`)}}
+	diff(t, "items", want, items)
+}
