@@ -20,7 +20,7 @@ type step struct {
 }
 
 func get(service, name, want string) step { return step{"get", service, name, want, nil} }
-func missing(service, name string) step  { return step{"get", service, name, "", ErrNotFound} }
+func missing(service, name string) step   { return step{"get", service, name, "", ErrNotFound} }
 func set(service, name, value string) step {
 	return step{"set", service, name, value, nil}
 }
