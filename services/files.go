@@ -77,47 +77,70 @@ func (r fileReader) read() (string, *Error) {
 // walk follows path name by name, reading every link it meets, and returns
 // the path of the file it names without any link, with that file's info.
 func (r fileReader) walk() (string, fs.FileInfo, *Error) {
-	var resolved []string
-	pending := strings.Split(r.path, "/")
-	var info fs.FileInfo
-	for hops := 0; len(pending) > 0; {
-		name := pending[0]
-		pending = pending[1:]
-		switch name {
-		case "", ".":
-			continue
-		case "..":
-			if len(resolved) == 0 {
-				return "", nil, r.forbidden("a link whose target leaves the folder")
-			}
-			resolved = resolved[:len(resolved)-1]
-			continue
-		}
-		if why := checkSegment(name); why != "" {
-			return "", nil, r.forbidden("a link whose target is " + why)
-		}
-		current := strings.Join(append(slices.Clip(resolved), name), "/")
-		var err error
-		if info, err = r.root.Lstat(current); err != nil {
-			return "", nil, r.openFailed(err)
-		}
-		if info.Mode()&fs.ModeSymlink == 0 {
-			resolved = append(resolved, name)
-			continue
-		}
-		if hops++; hops > maxLinkHops {
-			return "", nil, r.forbidden("too many links")
-		}
-		target, refusal := r.linkTarget(current)
-		if refusal != nil {
+	w := walker{reader: r, pending: strings.Split(r.path, "/")}
+	for len(w.pending) > 0 {
+		if refusal := w.step(); refusal != nil {
 			return "", nil, refusal
 		}
-		pending = append(target, pending...)
 	}
-	if len(resolved) == 0 {
+	if len(w.resolved) == 0 {
 		return "", nil, r.forbidden("a link whose target is the folder itself")
 	}
-	return strings.Join(resolved, "/"), info, nil
+	resolved := strings.Join(w.resolved, "/")
+	info, err := r.root.Lstat(resolved)
+	if err != nil {
+		return "", nil, r.openFailed(err)
+	}
+	return resolved, info, nil
+}
+
+// walker is the state of one walk: the names resolved so far (none a
+// link), the names still to go, and the links followed.
+type walker struct {
+	reader   fileReader
+	resolved []string
+	pending  []string
+	hops     int
+}
+
+// step takes the next pending name: skips it, goes up, descends into it,
+// or replaces it by the target of the link it is.
+func (w *walker) step() *Error {
+	name := w.pending[0]
+	w.pending = w.pending[1:]
+	switch name {
+	case "", ".":
+		return nil
+	case "..":
+		if len(w.resolved) == 0 {
+			return w.reader.forbidden("a link whose target leaves the folder")
+		}
+		w.resolved = w.resolved[:len(w.resolved)-1]
+		return nil
+	}
+	// The asked-for path passed checkPath: a name refused here comes from
+	// a link's target.
+	if why := checkSegment(name); why != "" {
+		return w.reader.forbidden("a link whose target is " + why)
+	}
+	current := strings.Join(append(slices.Clip(w.resolved), name), "/")
+	info, err := w.reader.root.Lstat(current)
+	if err != nil {
+		return w.reader.openFailed(err)
+	}
+	if info.Mode()&fs.ModeSymlink == 0 {
+		w.resolved = append(w.resolved, name)
+		return nil
+	}
+	if w.hops++; w.hops > maxLinkHops {
+		return w.reader.forbidden("too many links")
+	}
+	target, refusal := w.reader.linkTarget(current)
+	if refusal != nil {
+		return refusal
+	}
+	w.pending = append(target, w.pending...)
+	return nil
 }
 
 // linkTarget reads the link at name and splits its relative target.
@@ -150,12 +173,12 @@ func (r fileReader) checkStillNamed(f *os.File) *Error {
 	if err != nil {
 		return r.failed("The file cannot be read.", "%v", err)
 	}
-	resolved, named, refusal := r.walk()
+	_, named, refusal := r.walk()
 	if refusal != nil {
 		return refusal
 	}
 	if !os.SameFile(opened, named) {
-		return r.forbidden(fmt.Sprintf("the folder changed while it was opened (%q)", resolved))
+		return r.forbidden("the folder changed while the file was opened")
 	}
 	return r.checkInfo(opened)
 }

@@ -220,3 +220,26 @@ func hasDotDotSegment(path string) bool {
 	}
 	return false
 }
+
+// TestReadPluginFileCatchesSwap stands for a link swapped in between the
+// walk and the open: the file opened is not the one the path names after
+// the open, and the read is refused.
+func TestReadPluginFileCatchesSwap(t *testing.T) {
+	dir := pluginFolder(t)
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	opened, err := root.Open("notes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer opened.Close()
+	r := fileReader{root: root, path: "data/words.txt"}
+	refusal := r.checkStillNamed(opened)
+	want := `"data/words.txt": the folder changed while the file was opened`
+	if refusal == nil || refusal.Code != CodeForbidden || refusal.Reason != want {
+		t.Errorf("checkStillNamed = %v, want -32003 %q", refusal, want)
+	}
+}
