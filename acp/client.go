@@ -155,13 +155,25 @@ func (c *Client) notify(method string, params any) {
 }
 
 func (c *Client) send(msg any) bool {
-	line, err := json.Marshal(msg)
+	line, err := encodeLine(msg)
 	if err != nil {
 		c.emit(notice(fmt.Sprintf("cannot encode a message to the agent: %v", err)))
 		return false
 	}
 	c.outs = append(c.outs, Out{Line: line})
 	return true
+}
+
+// encodeLine writes text as it is: "<" and ">" of a question block stay
+// readable to the agent instead of becoming \u003c.
+func encodeLine(msg any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(msg); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 func (c *Client) emit(items ...Item) {
