@@ -98,8 +98,9 @@ func (j *Journal) Mask(secret string) {
 
 // Subscribe calls fn with every line written from now on, after masking,
 // from the writer goroutine, in order (the CLI's --follow). fn must not
-// block for long: the file waits for it. After cancel returns, fn is called
-// at most for the lines whose delivery had already begun.
+// block for long, since the file waits for it, and must not call Flush,
+// Tail or Close, which wait for the writer. After cancel returns, fn is
+// called at most for the lines whose delivery had already begun.
 func (j *Journal) Subscribe(fn func(line string)) (cancel func()) {
 	return j.subs.add(fn)
 }
