@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -53,18 +54,17 @@ func (o *output) write(lines []string) error {
 		}
 	}
 	var chunk []byte
-	var errs []error
+	var first error
 	for _, line := range lines {
 		n := int64(len(line) + 1)
 		if o.size > 0 && o.size+n > o.maxSize {
-			errs = append(errs, o.flush(chunk), o.rotate())
+			first = cmp.Or(first, o.flush(chunk), o.rotate())
 			chunk = chunk[:0]
 		}
 		chunk = append(append(chunk, line...), '\n')
 		o.size += n
 	}
-	errs = append(errs, o.flush(chunk))
-	return firstError(errs)
+	return cmp.Or(first, o.flush(chunk))
 }
 
 func (o *output) flush(chunk []byte) error {
@@ -88,7 +88,7 @@ func (o *output) rotate() error {
 	if renameErr != nil {
 		renameErr = fmt.Errorf("journal: %w", renameErr)
 	}
-	return firstError([]error{closeErr, renameErr, o.open()})
+	return cmp.Or(closeErr, renameErr, o.open())
 }
 
 func (o *output) close() error {
@@ -99,15 +99,6 @@ func (o *output) close() error {
 	o.file = nil
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
-	}
-	return nil
-}
-
-func firstError(errs []error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
 	}
 	return nil
 }
