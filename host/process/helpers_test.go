@@ -1,0 +1,105 @@
+package process
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// testDeadline bounds every wait of a test on a real process: a broken
+// process fails the test instead of hanging it.
+const testDeadline = 10 * time.Second
+
+// quickExit spares the fakes the second the race detector waits at exit
+// for late reports; the fakes have no goroutines that could race then.
+const quickExit = "GORACE=atexit_sleep_ms=0"
+
+// fakeSpec runs the test binary as the fake program mode with args.
+func fakeSpec(t *testing.T, mode string, args ...string) Spec {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Spec{
+		Dir:     t.TempDir(),
+		Command: append([]string{self}, args...),
+		Env:     []string{fakeEnv + "=" + mode, quickExit},
+	}
+}
+
+// start starts spec and stops the program when the test ends.
+func start(t *testing.T, spec Spec) *Process {
+	t.Helper()
+	p, err := Start(spec)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() {
+		p.Stop(context.Background(), 0)
+		_ = p.Stdout().Close()
+	})
+	return p
+}
+
+// stdoutLines reads the program's stdout line by line, failing the test
+// past testDeadline.
+func stdoutLines(t *testing.T, p *Process) *bufio.Scanner {
+	t.Helper()
+	out, ok := p.Stdout().(*os.File)
+	if !ok {
+		t.Fatalf("Stdout is a %T, want *os.File", p.Stdout())
+	}
+	if err := out.SetReadDeadline(time.Now().Add(testDeadline)); err != nil {
+		t.Fatal(err)
+	}
+	return bufio.NewScanner(out)
+}
+
+// nextLine returns the next stdout line.
+func nextLine(t *testing.T, lines *bufio.Scanner) string {
+	t.Helper()
+	if !lines.Scan() {
+		t.Fatalf("no line on stdout: %v", lines.Err())
+	}
+	return lines.Text()
+}
+
+func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(testDeadline):
+		t.Fatalf("%s did not happen within %v", what, testDeadline)
+	}
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// lineLog collects what Spec.Stderr receives.
+type lineLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lineLog) add(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, line)
+}
+
+func (l *lineLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.lines...)
+}
