@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 
@@ -69,7 +68,7 @@ func FuzzRoute(f *testing.F) {
 	f.Fuzz(func(t *testing.T, method string, params []byte) {
 		p, _ := quietPlugin()
 		p.Handle("t/echo", func(_ context.Context, params json.RawMessage) (any, error) { return params, nil })
-		s := newSession(context.Background(), p, io.Discard)
+		s := newSession(context.Background(), p)
 		close(s.ready)
 		defer s.stop()
 		result, err := s.handle(context.Background(), &jsonrpc.Message{ID: jsonrpc.Int64ID(1), Method: method, Params: params})

@@ -14,34 +14,35 @@ import (
 var ErrServing = errors.New("kit: the plugin is already serving")
 
 // Run serves the host on stdin and stdout until the host sends shutdown
-// (answered first) or closes stdin. It returns nil then, or the read or
-// write error that ended the connection.
+// or closes stdin. It returns nil then, or the read or write error that
+// ended the connection.
 func (p *Plugin) Run() error {
 	return p.Serve(context.Background(), os.Stdin, os.Stdout)
 }
 
 // Serve is Run on any stream: it reads the host's lines from r and writes
 // the plugin's to w. It also returns when ctx ends, with ctx's error.
-// Handlers' contexts end when Serve stops; it then waits for them at most
-// Options.StopGrace, since a read of stdin cannot always be interrupted.
+//
+// When it stops, for shutdown, the end of r or ctx, it takes no new
+// message, ends the handlers' contexts and waits at most Options.StopGrace
+// for them to return and for their answers, shutdown's first, to be
+// written. Serve does not close r.
 func (p *Plugin) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	if !p.reserve() {
 		return ErrServing
 	}
 	defer p.disconnect()
-	s := newSession(ctx, p, w)
-	conn := jsonrpc.NewConn(r, s.out, jsonrpc.Options{Handle: s.handle, OnEvent: s.trace})
+	in := newInput(r)
+	s := newSession(ctx, p)
+	conn := jsonrpc.NewConn(in, w, jsonrpc.Options{Handle: s.handle, OnEvent: s.trace})
 	p.connect(conn)
 	close(s.ready)
 
 	err := s.waitEnd(ctx, conn)
+	in.stop()
 	s.stop()
-	if isClosed(conn.Done()) {
-		// The input ended: handlers may still answer before the output closes.
-		p.waitBounded(conn)
-	}
-	conn.Close()
 	p.waitBounded(conn)
+	conn.Close()
 	if err == nil {
 		err = conn.Err()
 	}
@@ -75,8 +76,9 @@ func (p *Plugin) disconnect() {
 	p.serving = false
 }
 
-// waitBounded waits for conn's reader and handlers to end, at most
-// StopGrace. Past it the waiting goroutine ends with the connection.
+// waitBounded waits, at most StopGrace, for conn's reader to stop and its
+// handlers to return with their answers written. Past the grace the
+// waiting goroutine ends with the last handler.
 func (p *Plugin) waitBounded(conn *jsonrpc.Conn) {
 	ended := make(chan struct{})
 	go func() {
@@ -89,15 +91,5 @@ func (p *Plugin) waitBounded(conn *jsonrpc.Conn) {
 	case <-ended:
 	case <-grace.C:
 		p.tracef("handlers still running %v after the end; leaving them", p.stopGrace)
-	}
-}
-
-// isClosed reports whether ch is closed, without waiting.
-func isClosed(ch <-chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,12 +75,15 @@ func TestEndOfInput(t *testing.T) {
 func TestShutdownEndsHandlers(t *testing.T) {
 	p, started, stopped := blockingPlugin(Options{Stderr: &syncBuffer{}})
 	h := startPlugin(t, p, nil)
-	callAsync(t, h, "t/block")
+	outcome := callAsync(t, h, "t/block")
 	wait(t, started, "t/block start")
 	if got := h.mustCall(t, "shutdown", nil); got != "null" {
 		t.Errorf("shutdown answered %s, want null", got)
 	}
 	wait(t, stopped, "the end of t/block's context")
+	if got := <-outcome; got != `"stopped"` {
+		t.Errorf("t/block under way at shutdown: %s, want its answer \"stopped\"", got)
+	}
 	if err := h.waitServed(t); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
@@ -213,6 +217,43 @@ func TestBadLinesFromHost(t *testing.T) {
 	inW.Close()
 	if !strings.Contains(stderr.String(), "kit: bad line from the host: not json") {
 		t.Errorf("stderr lacks the trace:\n%s", stderr)
+	}
+}
+
+// TestShutdownDrains sends calls and shutdown back to back without closing
+// the input: every call gets its answer before Serve returns.
+func TestShutdownDrains(t *testing.T) {
+	p, _ := quietPlugin()
+	p.Handle("t/echo", func(_ context.Context, params json.RawMessage) (any, error) { return params, nil })
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- p.Serve(context.Background(), inR, outW)
+		outW.Close()
+	}()
+	go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"t/echo","params":[2]}`+"\n"+
+		`{"jsonrpc":"2.0","id":3,"method":"t/echo","params":[3]}`+"\n"+
+		`{"jsonrpc":"2.0","id":4,"method":"shutdown"}`+"\n")
+	out, err := io.ReadAll(outR)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	slices.Sort(got)
+	want := []string{
+		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"capabilities":{"attach":false,"batch":true}}}`,
+		`{"jsonrpc":"2.0","id":2,"result":[2]}`,
+		`{"jsonrpc":"2.0","id":3,"result":[3]}`,
+		`{"jsonrpc":"2.0","id":4,"result":null}`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }
 

@@ -4,18 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 )
 
 // session is one Serve: it routes the host's messages to the plugin's
-// handlers and knows when shutdown has been answered.
+// handlers and tells Serve when shutdown has come.
 type session struct {
 	plugin *Plugin
-	out    *answerWatch
+	// shutdown is closed when the host asks the plugin to stop.
+	shutdown     chan struct{}
+	shutdownOnce sync.Once
 	// ctx is the context of handlers, on top of the connection's own:
 	// it ends when Serve stops, so handlers stop with it.
 	ctx  context.Context
@@ -25,16 +27,16 @@ type session struct {
 	ready chan struct{}
 }
 
-func newSession(ctx context.Context, p *Plugin, w io.Writer) *session {
+func newSession(ctx context.Context, p *Plugin) *session {
 	ctx, stop := context.WithCancel(ctx)
-	return &session{plugin: p, out: newAnswerWatch(w), ctx: ctx, stop: stop, ready: make(chan struct{})}
+	return &session{plugin: p, shutdown: make(chan struct{}), ctx: ctx, stop: stop, ready: make(chan struct{})}
 }
 
-// waitEnd waits until shutdown has been answered, the connection has ended
-// or ctx has; it returns ctx's error in the last case.
+// waitEnd waits until shutdown has come, the connection has ended or ctx
+// has; it returns ctx's error in the last case.
 func (s *session) waitEnd(ctx context.Context, conn *jsonrpc.Conn) error {
 	select {
-	case <-s.out.answered:
+	case <-s.shutdown:
 		return nil
 	case <-conn.Done():
 		return nil
@@ -60,7 +62,9 @@ func (s *session) route(ctx context.Context, m *jsonrpc.Message) (any, error) {
 	case m.Method == methodInitialize:
 		return s.initialize(m.Params)
 	case m.Method == methodShutdown:
-		s.out.expectNull(m.ID)
+		// Serve stops taking messages, and its answer, null, goes out
+		// with those of the calls under way before the connection closes.
+		s.shutdownOnce.Do(func() { close(s.shutdown) })
 		return nil, nil
 	case m.Method == methodAttach:
 		return call(ctx, p.attachHandler(), m)
