@@ -28,7 +28,9 @@
 // (Setpgid), and signals go to the whole group. A child that moves itself to
 // another group or session (setsid, a daemonising double fork) escapes the
 // group and is not signalled; it is still counted by Memory while it
-// descends from the program.
+// descends from the program. A host killed before it could stop its
+// plugins leaves their programs running; each then sees the end of its
+// stdin, which a plugin of the protocol takes as the signal to exit.
 //
 // Windows: the program is assigned to a Job object with
 // JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, so it and all it starts die with the

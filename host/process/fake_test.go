@@ -40,7 +40,9 @@ func runFake(mode string, args []string) int {
 		signal.Ignore(syscall.SIGTERM)
 		return fakeHold()
 	case "fork":
-		return fakeFork()
+		return fakeFork(nil)
+	case "escape":
+		return fakeFork(escapeGroup())
 	case "alloc":
 		return fakeAlloc(intArg(args, 0), intArg(args, 1))
 	case "flood":
@@ -105,11 +107,17 @@ func fakeTermExit(code int) int {
 	return code
 }
 
-// fakeFork starts a holding child in its process group, says its pid,
-// and exits, leaving the child holding stdout and stderr.
-func fakeFork() int {
-	child, err := startFakeChild("hold")
+// fakeFork starts a holding child (in its process group unless attr says
+// otherwise), says its pid, and exits, leaving the child holding stdout and
+// stderr.
+func fakeFork(attr *syscall.SysProcAttr) int {
+	child, err := fakeChild("hold")
 	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	child.SysProcAttr = attr
+	if err := child.Start(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -117,7 +125,9 @@ func fakeFork() int {
 	return 0
 }
 
-func startFakeChild(mode string, args ...string) (*exec.Cmd, error) {
+// fakeChild prepares the fake program mode as a child sharing stdout and
+// stderr.
+func fakeChild(mode string, args ...string) (*exec.Cmd, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -125,7 +135,7 @@ func startFakeChild(mode string, args ...string) (*exec.Cmd, error) {
 	child := exec.Command(self, args...)
 	child.Env = append(withoutFakeEnv(os.Environ()), fakeEnv+"="+mode)
 	child.Stdout, child.Stderr = os.Stdout, os.Stderr
-	return child, child.Start()
+	return child, nil
 }
 
 func withoutFakeEnv(env []string) []string {
@@ -146,7 +156,11 @@ func fakeAlloc(mib, children int) int {
 		held[i] = 1
 	}
 	if children > 0 {
-		if _, err := startFakeChild("alloc", strconv.Itoa(mib), strconv.Itoa(children-1)); err != nil {
+		child, err := fakeChild("alloc", strconv.Itoa(mib), strconv.Itoa(children-1))
+		if err == nil {
+			err = child.Start()
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}

@@ -27,8 +27,15 @@ func fakeSpec(t *testing.T, mode string, args ...string) Spec {
 	return Spec{
 		Dir:     t.TempDir(),
 		Command: append([]string{self}, args...),
-		Env:     []string{fakeEnv + "=" + mode, quickExit},
+		Env:     fakeEnvVars(t, mode),
 	}
+}
+
+// fakeEnvVars is the environment of a fake program: its mode, quickExit,
+// and a coverage folder, without which a test binary built with -cover
+// warns on stderr at exit.
+func fakeEnvVars(t *testing.T, mode string) []string {
+	return []string{fakeEnv + "=" + mode, quickExit, "GOCOVERDIR=" + t.TempDir()}
 }
 
 // start starts spec and stops the program when the test ends.

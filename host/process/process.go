@@ -110,7 +110,8 @@ func (p *Process) Exit() Exit {
 	}
 }
 
-// LastStderr returns the last Spec.StderrKeep stderr lines, oldest first.
+// LastStderr returns the last Spec.StderrKeep stderr lines, oldest first:
+// at Done, those of the crash entry.
 func (p *Process) LastStderr() []string { return p.kept.snapshot() }
 
 // Memory returns the resident bytes of the program and of every process it

@@ -31,8 +31,9 @@ type Spec struct {
 	Env []string
 	// Stderr receives each stderr line, without its line ending ("\n" or
 	// "\r\n"), cut into chunks of at most StderrChunkBytes. It is called
-	// from one goroutine, in order, and may be nil. A line written by a
-	// child still holding stderr can arrive after Done.
+	// from one goroutine, in order, and may be nil. The program's writes to
+	// stderr wait while it runs, so it should hand the line on quickly. A
+	// line written by a child still holding stderr can arrive after Done.
 	Stderr func(line string)
 	// StderrKeep is how many last stderr lines LastStderr keeps; zero or
 	// less means DefaultStderrKeep.

@@ -72,7 +72,7 @@ func TestStartRunsInPluginFolderWithItsEnvironment(t *testing.T) {
 	linkFake(t, plugin, "fake")
 	linkFake(t, filepath.Join(plugin, "bin"), "fake")
 	t.Chdir(parent)
-	env := []string{fakeEnv + "=env", quickExit, "ESCOUADE_PLUGIN_ID=dev.escouade.test", "ESCOUADE_PLUGIN_API=1", "ESCOUADE_LANG=fr"}
+	env := append(fakeEnvVars(t, "env"), "ESCOUADE_PLUGIN_ID=dev.escouade.test", "ESCOUADE_PLUGIN_API=1", "ESCOUADE_LANG=fr")
 
 	tests := []struct {
 		name    string
@@ -103,7 +103,7 @@ func TestStartLooksUpPath(t *testing.T) {
 	bin := t.TempDir()
 	linkFake(t, bin, "escouade-test-fake")
 	t.Setenv("PATH", bin)
-	env := []string{fakeEnv + "=env", quickExit}
+	env := fakeEnvVars(t, "env")
 	p := start(t, Spec{Dir: t.TempDir(), Command: []string{"escouade-test-fake", "x"}, Env: env})
 	got := readReport(t, p)
 	if diff := cmp.Diff([]string{"x"}, got.Args); diff != "" {

@@ -89,11 +89,12 @@ func TestStopTwiceAtOnce(t *testing.T) {
 	p.KillGroup() // after the end: nothing to do, nothing to fail
 }
 
-// startOrphaner runs a program that starts a child in its group and exits,
-// and returns it with the child's pid once the program has exited.
-func startOrphaner(t *testing.T) (*Process, int) {
+// startOrphaner runs a program that starts a child and exits (mode "fork":
+// the child stays in the group; "escape": it leaves), and returns it with
+// the child's pid once the program has exited.
+func startOrphaner(t *testing.T, mode string) (*Process, int) {
 	t.Helper()
-	p := start(t, fakeSpec(t, "fork"))
+	p := start(t, fakeSpec(t, mode))
 	var child int
 	if _, err := fmt.Sscanf(nextLine(t, stdoutLines(t, p)), "child %d", &child); err != nil {
 		t.Fatal(err)
@@ -110,18 +111,33 @@ func startOrphaner(t *testing.T) (*Process, int) {
 }
 
 func TestKillGroupKillsOrphanedChild(t *testing.T) {
-	p, child := startOrphaner(t)
+	p, child := startOrphaner(t, "fork")
 	p.KillGroup()
 	waitGone(t, child)
 	p.KillGroup() // idempotent
 }
 
 func TestStopAfterExitKillsOrphanedChild(t *testing.T) {
-	p, child := startOrphaner(t)
+	p, child := startOrphaner(t, "fork")
 	p.Stop(context.Background(), stopGrace)
 	waitGone(t, child)
 	if !isClosed(p.stderrDone) {
 		t.Error("Stop returned before the stderr reader ended")
+	}
+}
+
+func TestStopClosesStderrHeldByAnEscapedChild(t *testing.T) {
+	p, child := startOrphaner(t, "escape")
+	t.Cleanup(func() {
+		_ = syscall.Kill(child, syscall.SIGKILL)
+		waitGone(t, child)
+	})
+	p.Stop(context.Background(), stopGrace)
+	if !isClosed(p.stderrDone) {
+		t.Error("Stop returned before the stderr reader ended")
+	}
+	if processGone(child) {
+		t.Errorf("child %d that left the group was killed with it", child)
 	}
 }
 
