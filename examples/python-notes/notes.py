@@ -22,6 +22,7 @@ TOKEN_KEY = "token"
 DEFAULT_GREETING = "Hello"  # contributes.settings.greeting.default
 CRASH_EXIT_CODE = 3
 CRASH_LINES = 3
+STOP_GRACE_SECONDS = 1.0  # how long shutdown waits for calls under way
 PROTOCOL_VERSION = 1
 
 PARSE_ERROR = -32700
@@ -60,6 +61,7 @@ class Connection:
         self.handlers = {}
         self.events = {}
         self.notes = queue.Queue()
+        self.workers = []  # threads serving requests
 
     # Writing.
 
@@ -96,7 +98,14 @@ class Connection:
         threading.Thread(target=self.serve_notifications, daemon=True).start()
         for raw in iter(self.stdin.readline, b""):
             if self.dispatch_line(raw.rstrip(b"\n").rstrip(b"\r")):
-                return
+                break
+        self.drain()
+
+    def drain(self):
+        """Lets the calls under way answer, for STOP_GRACE_SECONDS at most."""
+        deadline = time.monotonic() + STOP_GRACE_SECONDS
+        for worker in self.workers:
+            worker.join(max(0.0, deadline - time.monotonic()))
 
     def dispatch_line(self, raw):
         """Routes one line; returns True once shutdown has been answered."""
@@ -120,13 +129,16 @@ class Connection:
         if "method" not in value:
             self.deliver(value)
             return False
+        if value["method"] == "shutdown":
+            if "id" in value:
+                answer({"jsonrpc": "2.0", "id": value["id"], "result": None})
+            return True
         if "id" not in value:
             self.notes.put(value)
             return False
-        if value["method"] == "shutdown":
-            answer({"jsonrpc": "2.0", "id": value["id"], "result": None})
-            return True
-        threading.Thread(target=lambda: answer(self.serve_request(value)), daemon=True).start()
+        worker = threading.Thread(target=lambda: answer(self.serve_request(value)), daemon=True)
+        self.workers = [w for w in self.workers if w.is_alive()] + [worker]
+        worker.start()
         return False
 
     def dispatch_batch(self, members):
@@ -218,8 +230,13 @@ def check_message(value):
         return (None, invalid)
     if value.get("jsonrpc") != "2.0":
         return (msg_id, invalid)
-    if "method" in value and (not isinstance(value["method"], str) or not value["method"]):
-        return (msg_id, invalid)
+    if "method" in value:
+        if not isinstance(value["method"], str) or not value["method"]:
+            return (msg_id, invalid)
+        if "id" in value and msg_id is None:
+            return (None, invalid)
+        if value.get("params") is not None and not isinstance(value["params"], (dict, list)):
+            return (msg_id, invalid)
     if "method" not in value and "result" not in value and "error" not in value:
         return (msg_id, invalid)
     return None
