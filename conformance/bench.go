@@ -1,0 +1,203 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
+)
+
+// step is one check of a running program. A failed ground step leaves
+// nothing to test after it (no handshake); an always step still runs then,
+// as it judges what already happened.
+type step struct {
+	run    func(*session) []Result
+	skips  []string // the rows it makes, to mark skipped
+	ground bool
+	always bool
+}
+
+// steps returns the checks of a started program in the order they run.
+func steps() []step {
+	return []step{
+		{run: (*session).checkInitialize, skips: []string{CheckInitialize}, ground: true},
+		{run: (*session).checkIDs, skips: []string{CheckIDs}},
+		{run: (*session).checkBatch, skips: []string{CheckBatch}},
+		{run: (*session).checkNotificationBatch, skips: []string{CheckNotificationBatch}},
+		{run: (*session).checkConcurrent, skips: []string{CheckConcurrent}},
+		{run: (*session).checkUnknownMethod, skips: []string{CheckUnknownMethod}},
+		{run: (*session).checkDelay, skips: []string{CheckDelay}},
+		{run: (*session).playScenarios},
+		{run: (*session).checkHostRequests, skips: []string{CheckHostRequests}},
+		{run: (*session).checkMemory, skips: []string{CheckMemory}},
+		{run: (*session).checkShutdown, skips: []string{CheckShutdown}},
+		{run: (*session).checkChildren, skips: []string{CheckChildren}},
+		{run: (*session).stop, always: true},
+		{run: (*session).checkStdout, skips: []string{CheckStdout}, always: true},
+	}
+}
+
+// Run plays the host against the plugin in dir and reports every check.
+// It never fails: what goes wrong is a failed check. ctx cancelled cuts
+// the final stop short.
+func Run(ctx context.Context, dir string, opts Options) *Report {
+	opts = opts.withDefaults()
+	r := &Report{Dir: dir}
+	m, err := manifest.Load(dir, manifest.LoadOptions{AppVersion: opts.AppVersion})
+	if err != nil {
+		r.add(about(CheckManifest).fail("a manifest that holds", err.Error()))
+		r.skipAll("the manifest does not hold")
+		return r
+	}
+	r.Plugin, r.Version = m.ID, m.Version
+	r.add(about(CheckManifest).pass(""))
+	bench, benchErr := LoadBenchFile(dir)
+	if benchErr != nil {
+		r.add(about(CheckScenarios).fail("an escouade-bench.json that holds", benchErr.Error()))
+	}
+	if m.Run.Kind() == manifest.RunNone {
+		r.skipAll("a declarative plugin: nothing runs")
+		return r
+	}
+	s, res := start(ctx, m, bench, opts)
+	r.add(res)
+	if s == nil {
+		r.skipAll("the program did not start")
+		return r
+	}
+	r.play(ctx, s)
+	return r
+}
+
+// start starts the program and the bench's end of its wire.
+func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Options) (*session, Result) {
+	o := about(CheckStart)
+	transport := opts.Transport
+	if transport == nil {
+		var err error
+		if transport, err = transportFor(m); err != nil {
+			res := o.fail("a program the bench can run", err.Error())
+			res.Fix = "none in the plugin: test it with an escouade-plugin that runs this kind of program"
+			return nil, res
+		}
+	}
+	stderr := &stderrLines{keep: opts.StderrKeep}
+	prog, err := transport.Start(ctx, StartSpec{Manifest: m, Env: pluginEnv(m.ID, opts), Stderr: stderr.add})
+	if err != nil {
+		return nil, o.fail("the program of run running", err.Error())
+	}
+	s := &session{opts: opts, m: m, bench: bench, prog: prog, stderr: stderr}
+	s.desk = newHostDesk(m, s.deskData())
+	s.wire = newWire(prog.Stdin(), prog.Stdout(), s.desk.serve)
+	return s, o.pass(strings.Join(m.Run.Command, " "))
+}
+
+func (s *session) deskData() deskData {
+	d := deskData{secrets: map[string]string{}, projects: s.opts.Projects}
+	if s.bench != nil {
+		for k, v := range s.bench.Secrets {
+			d.secrets[k] = v
+		}
+		d.settings = s.bench.Settings
+	}
+	for k, v := range s.opts.Secrets {
+		d.secrets[k] = v
+	}
+	if s.opts.Settings != nil {
+		d.settings = s.opts.Settings
+	}
+	return d
+}
+
+// play runs the steps, skipping those left without ground.
+func (r *Report) play(ctx context.Context, s *session) {
+	s.ctx = ctx
+	defer s.stop()
+	grounded := true
+	for _, st := range steps() {
+		if !grounded && !st.always {
+			r.skip(st.skips, "initialize failed")
+			continue
+		}
+		results := st.run(s)
+		r.Results = append(r.Results, results...)
+		if st.ground && hasFailure(results) {
+			grounded = false
+		}
+	}
+	r.Stderr = s.stderr.last()
+}
+
+// stop stops the program and all it started and waits for the bench's
+// reader; it makes no row. Calling it again does nothing.
+func (s *session) stop() []Result {
+	if s.stopped {
+		return nil
+	}
+	s.stopped = true
+	s.prog.Stop(s.ctx, s.opts.StopGrace)
+	// Once the group is dead stdout ends by itself; a process that escaped
+	// the group may hold it open, so the bench's end is closed after a grace.
+	timer := time.NewTimer(s.opts.StopGrace)
+	defer timer.Stop()
+	select {
+	case <-s.wire.readerDone():
+	case <-timer.C:
+	}
+	s.prog.Stdout().Close()
+	s.wire.close()
+	return nil
+}
+
+func hasFailure(results []Result) bool {
+	for _, res := range results {
+		if res.Status == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Report) add(res Result) { r.Results = append(r.Results, res) }
+
+func (r *Report) skip(names []string, why string) {
+	for _, name := range names {
+		r.add(about(name).skip(why))
+	}
+}
+
+// skipAll marks skipped every built-in check without a row yet.
+func (r *Report) skipAll(why string) {
+	for _, c := range Checks() {
+		if _, done := r.Result(c.Name); !done && c.Name != CheckScenarios {
+			r.add(about(c.Name).skip(why))
+		}
+	}
+}
+
+// pluginEnv is the program's environment: the bench's, with the variables
+// the host sets (PROTOCOL.md §2) in place of any of the same name.
+func pluginEnv(id string, opts Options) []string {
+	own := map[string]string{
+		"ESCOUADE_PLUGIN_ID":  id,
+		"ESCOUADE_PLUGIN_API": fmt.Sprint(protocol.Version),
+		"ESCOUADE_VERSION":    opts.AppVersion,
+		"ESCOUADE_LANG":       opts.Lang,
+	}
+	env := make([]string, 0, len(opts.Env)+len(own))
+	for _, kv := range opts.Env {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, mine := own[name]; !mine {
+			env = append(env, kv)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(own)) {
+		env = append(env, name+"="+own[name])
+	}
+	return env
+}

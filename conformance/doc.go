@@ -1,0 +1,86 @@
+// Package conformance is the bench behind `escouade-plugin test DIR`: it plays
+// the host against a plugin's program and reports, check by check, what the
+// protocol (PROTOCOL.md) asks and what the program did.
+//
+// The bench drives the wire itself rather than through the host package: it
+// has to see what a host forgives or hides, such as a non-JSON line on stdout,
+// the shape of a batch answer, or an id re-typed on the way back.
+//
+//	report := conformance.Run(ctx, "plugins/slack", conformance.Options{})
+//	report.WriteText(os.Stdout) // a table, then "12 passed, 0 failed"
+//
+// # Checks
+//
+// They run in this order; a check whose ground failed (no valid manifest, no
+// program, no handshake) is skipped, so a broken plugin fails the one check
+// that names its fault.
+//
+//   - manifest: escouade-plugin.json holds (manifest.Load).
+//   - start: the program starts.
+//   - initialize: answered within its delay (10 s) with protocolVersion 1 and
+//     a result valid against the protocol schema.
+//   - delay: a call with the shortest delay of the protocol, a decision
+//     (permissions/escouade-bench, 500 ms), is answered in time; a result or
+//     any error will do.
+//   - ids: ids come back byte for byte: a string id holding escaped quotes and
+//     the integer 9007199254740993, which a float parser rounds.
+//   - batch: a batch of two calls and a notification is answered by one array
+//     line holding the answers of both calls.
+//   - notification-batch: a batch of notifications only is answered by
+//     nothing, not even []; the bench listens for Options.QuietWait (300 ms).
+//   - concurrent: two calls written at once are both answered, each under its
+//     own id, in whatever order. A bench cannot make a plugin slow, so it checks
+//     what a host relies on: answers matched by id, not by position.
+//   - unknown-method: a method the plugin does not serve is answered -32601.
+//   - scenario: <name>: one row per scenario of escouade-bench.json.
+//   - host-requests: what the program asked of the host held: methods a
+//     process is served, params valid against the schema, secrets and files
+//     its permissions grant. The bench serves the requests as the host does
+//     (package services) from fake data: every granted secret reads as
+//     "bench-secret:<key>" unless escouade-bench.json gives a value, and
+//     settings/get answers the "settings" of escouade-bench.json ({} when
+//     none), as for a user who changed nothing. A missing file (-32005) is
+//     not a fault: a plugin may look for an optional file.
+//   - memory: the resident memory of the program and all it started, once
+//     idle; a failure only past Options.MemoryLimit (1024 MB).
+//   - shutdown: answered within its delay (1 s), and the program exits by
+//     itself within Options.ExitGrace (1 s) of its answer.
+//   - children: nothing the program started is left running after it exited.
+//   - stdout: every line the program wrote on stdout, for the whole run, was
+//     a JSON-RPC message.
+//
+// The result of every call the bench makes to a method of the schema is
+// checked against the schema's result shape, within that call's check.
+//
+// # Scenarios: escouade-bench.json
+//
+// A plugin may put escouade-bench.json beside its manifest:
+//
+//	{
+//	  "secrets":  {"token": "a fake value"},
+//	  "settings": {"channel": "#bench"},
+//	  "scenarios": [
+//	    {"name": "echo", "call": "tickets/echo", "params": {"text": "hi"},
+//	     "expect": {"result": {"text": "hi"}}},
+//	    {"name": "bad params", "call": "tickets/echo", "params": {},
+//	     "expect": {"error": {"code": -32602}}}
+//	  ]
+//	}
+//
+// Each scenario is one call, played in order after the built-in probes, and
+// must be answered within the call's delay. expect.result must equal the
+// result as JSON values (member order and number spelling aside);
+// expect.error.code must be the error's code, and expect.error.message, when
+// given, its message. Without expect, any answer that is not an error passes.
+// Unknown members are refused, so a typo does not make a scenario pass
+// silently.
+//
+// # What the bench cannot do yet
+//
+// Only process plugins (run.command) run: run.js and run.wasm plugins fail the
+// start check until their transports land; they will plug in through the
+// Transport interface. A declarative plugin (no run) passes the manifest check
+// and skips the rest. A child that leaves the program's process group (setsid,
+// a daemonising double fork) is not seen by the children check, as it escapes
+// the host's stop too.
+package conformance

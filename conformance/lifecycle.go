@@ -1,0 +1,120 @@
+package conformance
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/protocol"
+)
+
+// megabyte is the unit memory is reported in, as the host's journal does.
+const megabyte = 1 << 20
+
+// wait lets d pass.
+func (s *session) wait(d time.Duration) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	<-timer.C
+}
+
+func (s *session) checkHostRequests() []Result {
+	o := about(CheckHostRequests)
+	asked, refusals := s.desk.report()
+	if len(refusals) > 0 {
+		return []Result{o.fail("requests inside its permissions, with params the schema allows",
+			"the bench refused:\n"+strings.Join(refusals, "\n"))}
+	}
+	if len(asked) == 0 {
+		return []Result{o.pass("it asked nothing of the host")}
+	}
+	return []Result{o.pass("it asked " + countMethods(asked))}
+}
+
+// countMethods writes "secrets/get ×2, log ×1" in the order first asked.
+func countMethods(methods []string) string {
+	counts := map[string]int{}
+	var order []string
+	for _, m := range methods {
+		if counts[m] == 0 {
+			order = append(order, m)
+		}
+		counts[m]++
+	}
+	parts := make([]string, len(order))
+	for i, m := range order {
+		parts[i] = fmt.Sprintf("%s ×%d", m, counts[m])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (s *session) checkMemory() []Result {
+	o := about(CheckMemory)
+	limit := s.opts.MemoryLimit
+	expected := fmt.Sprintf("at most %d MB at idle", limit/megabyte)
+	bytes, err := s.prog.Memory()
+	switch {
+	case err != nil:
+		return []Result{o.fail(expected, "the bench could not read its memory: "+err.Error())}
+	case bytes > limit:
+		return []Result{o.fail(expected, fmt.Sprintf("%d MB of memory, past the limit of %d MB", bytes/megabyte, limit/megabyte))}
+	}
+	return []Result{o.pass(fmt.Sprintf("%.1f MB resident, with all it started", float64(bytes)/megabyte))}
+}
+
+func (s *session) checkShutdown() []Result {
+	o := about(CheckShutdown)
+	d := s.opts.delay(methodShutdown)
+	expected := fmt.Sprintf("an answer to shutdown within %s, then the program's exit within %s",
+		protocol.FormatDuration(d), protocol.FormatDuration(s.opts.ExitGrace))
+	ans, failure := s.callOne(methodShutdown, emptyParams, d)
+	if failure != "" {
+		return []Result{o.fail(expected, failure)}
+	}
+	if ans.Error != nil {
+		return []Result{o.fail(expected, "its answer to shutdown is an error: "+ans.Error.Message)}
+	}
+	if !s.exitWithin(s.opts.ExitGrace) {
+		return []Result{o.fail(expected, fmt.Sprintf("it answered shutdown but still ran %s later",
+			protocol.FormatDuration(s.opts.ExitGrace)))}
+	}
+	s.exitedAlone = true
+	return []Result{o.pass("")}
+}
+
+func (s *session) exitWithin(d time.Duration) bool {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-s.prog.Done():
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+func (s *session) checkChildren() []Result {
+	o := about(CheckChildren)
+	if !s.exitedAlone {
+		return []Result{o.skip("it did not exit by itself; the bench stopped it with all it started")}
+	}
+	left, err := s.prog.Memory()
+	switch {
+	case err != nil:
+		return []Result{o.fail("nothing of its process group running once it exited",
+			"the bench could not look: "+err.Error())}
+	case left > 0:
+		return []Result{o.fail("nothing of its process group running once it exited",
+			fmt.Sprintf("processes it started still run after it exited (%.1f MB resident)", float64(left)/megabyte))}
+	}
+	return []Result{o.pass("")}
+}
+
+func (s *session) checkStdout() []Result {
+	o := about(CheckStdout)
+	if bad := s.wire.bad(); len(bad) > 0 {
+		return []Result{o.fail("only JSON-RPC messages, one per line",
+			fmt.Sprintf("%d lines that are not: %s", len(bad), strings.Join(bad, "\n")))}
+	}
+	return []Result{o.pass("")}
+}

@@ -1,0 +1,186 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
+)
+
+// session is one bench run against a started program.
+type session struct {
+	opts  Options
+	m     *manifest.Manifest
+	bench *BenchFile // nil without escouade-bench.json
+	prog  Program
+	wire  *wire
+	desk  *hostDesk
+
+	stderr *stderrLines
+	ctx    context.Context // cuts the final stop short when cancelled
+
+	nextID      int64
+	exitedAlone bool // the program exited by itself after shutdown
+	stopped     bool
+}
+
+// newID returns a fresh integer id, as exact JSON text.
+func (s *session) newID() string {
+	s.nextID++
+	return strconv.FormatInt(s.nextID, 10)
+}
+
+// outgoing is a message the bench writes, with its id kept as exact text.
+type outgoing struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method"`
+	Params  any             `json:"params,omitempty"`
+}
+
+func request(id, method string, params any) outgoing {
+	return outgoing{JSONRPC: "2.0", ID: json.RawMessage(id), Method: method, Params: params}
+}
+
+func notification(method string, params any) outgoing {
+	return outgoing{JSONRPC: "2.0", Method: method, Params: params}
+}
+
+// send writes each message on its own line, all in one write.
+func (s *session) send(msgs ...outgoing) error {
+	lines := make([][]byte, 0, len(msgs))
+	for _, m := range msgs {
+		line, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		if m.ID != nil {
+			s.wire.markSent(string(m.ID))
+		}
+		lines = append(lines, line)
+	}
+	return s.wire.writeLines(lines...)
+}
+
+// sendBatch writes the messages as one array line.
+func (s *session) sendBatch(msgs ...outgoing) error {
+	for _, m := range msgs {
+		if m.ID != nil {
+			s.wire.markSent(string(m.ID))
+		}
+	}
+	return s.wire.writeJSON(msgs)
+}
+
+// awaited is what came back for a set of ids.
+type awaited struct {
+	answers map[string]*jsonrpc.Message // by exact id text
+	lines   []received                  // the lines holding any of them, in order
+	foreign []string                    // ids of answers to nothing the bench sent
+	err     error                       // errTimeout or errEnded when some are missing
+}
+
+// missing returns the ids of want not answered, in order.
+func (a awaited) missing(want []string) []string {
+	var out []string
+	for _, id := range want {
+		if a.answers[id] == nil {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// await collects the answers to ids until every one came or d passed. It
+// also stops early once as many answers to ids the bench never sent came
+// as ids are missing: the program re-typed or dropped them, and waiting
+// longer would only repeat it.
+func (s *session) await(ids []string, d time.Duration) awaited {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	want := map[string]bool{}
+	for _, id := range ids {
+		want[id] = true
+	}
+	a := awaited{answers: map[string]*jsonrpc.Message{}}
+	for len(a.answers) < len(ids) && len(a.foreign) < len(ids)-len(a.answers) {
+		line, err := s.wire.inbox.take(timer.C)
+		if err != nil {
+			a.err = err
+			return a
+		}
+		a.take(line, want, s.wire.wasSent)
+	}
+	if len(a.answers) < len(ids) {
+		a.err = errTimeout
+	}
+	return a
+}
+
+func (a *awaited) take(line received, want map[string]bool, sent func(string) bool) {
+	ours := false
+	for _, ans := range line.answers {
+		id := ans.ID.String()
+		switch {
+		case want[id] && a.answers[id] == nil:
+			a.answers[id] = ans
+			ours = true
+		case !sent(id):
+			a.foreign = append(a.foreign, id)
+		}
+	}
+	if ours {
+		a.lines = append(a.lines, line)
+	}
+}
+
+// describeMissing says what came instead of the answers to ids.
+func (a awaited) describeMissing(method string, ids []string, d time.Duration) string {
+	missing := a.missing(ids)
+	var text string
+	switch {
+	case a.err == errEnded:
+		text = fmt.Sprintf("%s: %v before answering id %s", method, errEnded, joinIDs(missing))
+	default:
+		text = fmt.Sprintf("%s: no answer with id %s within %s", method, joinIDs(missing), protocol.FormatDuration(d))
+	}
+	if len(a.foreign) > 0 {
+		text += fmt.Sprintf("; answers came with id %s, which the bench never sent", joinIDs(a.foreign))
+	}
+	return text
+}
+
+func joinIDs(ids []string) string {
+	if len(ids) == 1 {
+		return ids[0]
+	}
+	return fmt.Sprint(ids)
+}
+
+// stderrLines keeps the last lines the program wrote on stderr.
+type stderrLines struct {
+	mu    sync.Mutex
+	keep  int
+	lines []string
+}
+
+func (l *stderrLines) add(line string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, line)
+	if len(l.lines) > l.keep {
+		l.lines = l.lines[len(l.lines)-l.keep:]
+	}
+}
+
+func (l *stderrLines) last() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.lines...)
+}
