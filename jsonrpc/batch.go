@@ -27,35 +27,69 @@ type BatchResult struct {
 // ends. A member whose params cannot be encoded is left out of the line and
 // gets that error.
 func (c *Conn) Batch(ctx context.Context, calls []BatchCall) []BatchResult {
-	results := make([]BatchResult, len(calls))
+	return c.GoBatch(ctx, calls).Wait()
+}
+
+// GoBatch writes the calls as one array line before it returns and leaves
+// the waiting to the returned batch's Wait.
+func (c *Conn) GoBatch(ctx context.Context, calls []BatchCall) *AsyncBatch {
+	b := &AsyncBatch{conn: c, ctx: ctx, results: make([]BatchResult, len(calls))}
 	if err := ctx.Err(); err != nil {
-		failCalls(calls, results, fmt.Errorf("jsonrpc: batch not sent: %w", err))
-		return results
+		failCalls(calls, b.results, fmt.Errorf("jsonrpc: batch not sent: %w", err))
+		return b
 	}
-	msgs, waiting := encodeBatch(calls, results)
-	if len(msgs) == 0 {
-		return results
+	msgs, waiting := encodeBatch(calls, b.results)
+	if len(waiting) == 0 {
+		c.sendNotifications(msgs)
+		return b
 	}
 	methods := make([]string, len(waiting))
 	for i, w := range waiting {
 		methods[i] = calls[w.call].Method
 	}
-	pending, err := c.state.start(methods...)
+	pending, err := c.state.start(methods)
 	if err != nil {
-		failCalls(calls, results, err)
-		return results
+		failCalls(calls, b.results, err)
+		return b
 	}
 	for i, call := range pending {
 		msgs[waiting[i].msg].ID = Int64ID(call.id)
 	}
 	if err := c.out.writeArray(msgs); err != nil {
+		c.sendFailed(err) // the end of the connection fails the calls
+	}
+	b.pending, b.waiting = pending, waiting
+	return b
+}
+
+// AsyncBatch is a batch already written to the peer.
+type AsyncBatch struct {
+	conn    *Conn
+	ctx     context.Context
+	results []BatchResult
+	pending []*pendingCall // the calls still to wait for
+	waiting []awaited      // where each pending call's outcome goes
+}
+
+// Wait returns one outcome per call of the batch, as Batch would. It waits
+// the first time only; it is not safe for concurrent use.
+func (b *AsyncBatch) Wait() []BatchResult {
+	for i, call := range b.pending {
+		out := &b.results[b.waiting[i].call]
+		out.Result, out.Err = b.conn.wait(b.ctx, call)
+	}
+	b.pending = nil
+	return b.results
+}
+
+// sendNotifications writes a batch that expects no answer.
+func (c *Conn) sendNotifications(msgs []*Message) {
+	if len(msgs) == 0 {
+		return
+	}
+	if err := c.out.writeArray(msgs); err != nil {
 		c.sendFailed(err)
 	}
-	for i, call := range pending {
-		out := &results[waiting[i].call]
-		out.Result, out.Err = c.wait(ctx, call)
-	}
-	return results
 }
 
 // awaited links a call of a batch that expects an answer to its message.

@@ -12,6 +12,42 @@ import (
 // reported as EventLate and otherwise ignored; or an error matching
 // ErrClosed when the connection ends first.
 func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	call, err := c.sendCall(ctx, method, params)
+	if err != nil {
+		return nil, err
+	}
+	return c.wait(ctx, call)
+}
+
+// Go writes a request before it returns and leaves the waiting to the
+// returned call's Wait. It lets a caller keep the order of what it sends
+// without waiting for each answer in turn.
+func (c *Conn) Go(ctx context.Context, method string, params any) *AsyncCall {
+	call, err := c.sendCall(ctx, method, params)
+	return &AsyncCall{conn: c, ctx: ctx, call: call, err: err}
+}
+
+// AsyncCall is a request already written to the peer.
+type AsyncCall struct {
+	conn   *Conn
+	ctx    context.Context
+	call   *pendingCall // nil when the request was not sent
+	result json.RawMessage
+	err    error
+}
+
+// Wait returns the outcome of the call, as Call would. It waits the first
+// time only; it is not safe for concurrent use.
+func (a *AsyncCall) Wait() (json.RawMessage, error) {
+	if a.call != nil {
+		a.result, a.err = a.conn.wait(a.ctx, a.call)
+		a.call = nil
+	}
+	return a.result, a.err
+}
+
+// sendCall registers a call and writes its request.
+func (c *Conn) sendCall(ctx context.Context, method string, params any) (*pendingCall, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("jsonrpc: %s not sent: %w", method, err)
 	}
@@ -19,18 +55,17 @@ func (c *Conn) Call(ctx context.Context, method string, params any) (json.RawMes
 	if err != nil {
 		return nil, fmt.Errorf("jsonrpc: params of %s: %w", method, err)
 	}
-	calls, err := c.state.start(method)
+	call, err := c.state.startOne(method)
 	if err != nil {
 		return nil, err
 	}
-	call := calls[0]
 	err = c.out.writeLine(func(buf []byte) ([]byte, error) {
 		return appendRequest(buf, call.id, method, raw)
 	})
 	if err != nil {
-		c.sendFailed(err)
+		c.sendFailed(err) // the end of the connection fails the call
 	}
-	return c.wait(ctx, call)
+	return call, nil
 }
 
 // wait waits for the outcome of a call or the end of ctx.

@@ -321,9 +321,9 @@ func TestLateMemoryForgetsOldest(t *testing.T) {
 	p := newPeer(t, Options{LateMemory: 2})
 	var ids []string
 	for range 3 {
-		calls, _ := p.conn.state.start("m")
-		p.conn.state.abandon(calls[0]) // as a call whose ctx ended does
-		ids = append(ids, strconv.FormatInt(calls[0].id, 10))
+		call, _ := p.conn.state.startOne("m")
+		p.conn.state.abandon(call) // as a call whose ctx ended does
+		ids = append(ids, strconv.FormatInt(call.id, 10))
 	}
 	for _, id := range ids {
 		p.send(`{"jsonrpc":"2.0","id":` + id + `,"result":1}`)

@@ -42,7 +42,7 @@ func newInflight(lateMemory int) *inflight {
 
 // start registers calls under fresh ids, all or none: it fails once the
 // connection has ended.
-func (s *inflight) start(methods ...string) ([]*pendingCall, error) {
+func (s *inflight) start(methods []string) ([]*pendingCall, error) {
 	calls := make([]*pendingCall, len(methods))
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -50,11 +50,27 @@ func (s *inflight) start(methods ...string) ([]*pendingCall, error) {
 		return nil, s.ended
 	}
 	for i, method := range methods {
-		s.nextID++
-		calls[i] = &pendingCall{id: s.nextID, method: method, answer: make(chan outcome, 1)}
-		s.pending[s.nextID] = calls[i]
+		calls[i] = s.register(method)
 	}
 	return calls, nil
+}
+
+// startOne is start for a single call, without the slices.
+func (s *inflight) startOne(method string) (*pendingCall, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended != nil {
+		return nil, s.ended
+	}
+	return s.register(method), nil
+}
+
+// register adds a call under the next id; s.mu is held.
+func (s *inflight) register(method string) *pendingCall {
+	s.nextID++
+	call := &pendingCall{id: s.nextID, method: method, answer: make(chan outcome, 1)}
+	s.pending[call.id] = call
+	return call
 }
 
 // settle removes the call an answer is for. When no call waits for it,

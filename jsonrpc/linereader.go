@@ -33,10 +33,16 @@ type LineReader struct {
 // NewLineReader returns a reader of lines of at most max bytes, not counting
 // the "\n" or "\r\n" that ends them; max <= 0 means DefaultMaxLine.
 func NewLineReader(r io.Reader, max int) *LineReader {
+	return newLineReaderSize(r, max, readBufferSize)
+}
+
+// newLineReaderSize is NewLineReader with a read buffer of bufSize bytes,
+// which tests make small to exercise lines spanning reads.
+func newLineReaderSize(r io.Reader, max, bufSize int) *LineReader {
 	if max <= 0 {
 		max = DefaultMaxLine
 	}
-	return &LineReader{in: bufio.NewReaderSize(r, readBufferSize), max: max}
+	return &LineReader{in: bufio.NewReaderSize(r, bufSize), max: max}
 }
 
 // Next returns the next non-blank line, without its "\n" or "\r\n". A line
