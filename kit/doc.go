@@ -35,11 +35,19 @@
 // # Transports
 //
 // Today the kit runs a plugin as a process (run.command in the manifest):
-// Run serves stdin and stdout through a jsonrpc.Conn. Everything but Run
-// and Serve talks to the host through the small hostPeer seam, so the same
-// plugin source can later be built with GOOS=wasip1 as a reactor module
-// (PROTOCOL.md §8.2: an exported escouade-turn fed whole lines, where an
-// answer from the host arrives in a later turn). That reactor transport is
-// not written yet: building a plugin for WASM with this kit does not work
-// today.
+// Run serves stdin and stdout through a jsonrpc.Conn. When the host sends
+// shutdown or closes stdin, the kit stops reading, ends the handlers'
+// contexts and lets the answers under way go out (Options.StopGrace at
+// most) before Run returns.
+//
+// The WASM side is designed but not written: building a plugin with
+// GOOS=wasip1 and this kit does not work today. The plan, PROTOCOL.md §8.2:
+// a wasip1-only file exports escouade-turn, which feeds the lines the host
+// appended to stdin to the same routing as Serve, runs the goroutines until
+// each handler has returned or waits on the host, and returns; a call to
+// the host (Secret, Settings, ReadFile) then completes in a later turn.
+// Only Run and Serve know the transport: handlers reach the host through
+// the hostPeer seam, so a plugin's handlers stay the same. Because a
+// reactor module runs package initialisation but never main, that build
+// will also need an entry point that registers the handlers outside main.
 package kit
