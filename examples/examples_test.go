@@ -8,6 +8,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -108,6 +109,7 @@ func TestExamples(t *testing.T) {
 			p.wantCode(t, "notes/greet", map[string]any{"name": 7}, jsonrpc.ErrInvalidParams)
 			p.wantCode(t, "notes/greet", map[string]any{}, jsonrpc.ErrInvalidParams)
 			checkEvent(t, p)
+			checkBrokenLines(t, p)
 			if diff := cmp.Diff(map[string]any{"slept": float64(1)}, p.call(t, "notes/sleep", map[string]int{"ms": 1})); diff != "" {
 				t.Errorf("notes/sleep (-want +got):\n%s", diff)
 			}
@@ -216,9 +218,37 @@ func checkEvent(t *testing.T, p *process) {
 	}
 }
 
+// checkBrokenLines writes lines that are not JSON-RPC messages on the
+// example's stdin: each is answered with id null, and the example keeps
+// serving. Nothing else is being written, so the lines stay whole.
+func checkBrokenLines(t *testing.T, p *process) {
+	t.Helper()
+	for _, tt := range []struct {
+		line string
+		want *jsonrpc.Error
+	}{
+		{"not json", jsonrpc.ErrParse},
+		{`{"jsonrpc":"2.0","id":1`, jsonrpc.ErrParse},
+		{`[]`, jsonrpc.ErrInvalidRequest},
+		{`{"jsonrpc":"1.0","method":"notes/echo"}`, jsonrpc.ErrInvalidRequest},
+		{`{"jsonrpc":"2.0","id":{},"method":"notes/echo"}`, jsonrpc.ErrInvalidRequest},
+	} {
+		if _, err := io.WriteString(p.stdin, tt.line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if got := p.host.nextPeerError(t); got.Code != tt.want.Code {
+			t.Errorf("%s answered %d %q, want %d", tt.line, got.Code, got.Message, tt.want.Code)
+		}
+	}
+	if diff := cmp.Diff(map[string]any{"still": "here"}, p.call(t, "notes/echo", map[string]string{"still": "here"})); diff != "" {
+		t.Errorf("notes/echo after broken lines (-want +got):\n%s", diff)
+	}
+}
+
 // process is an example's program, started as the host starts it.
 type process struct {
 	cmd    *exec.Cmd
+	stdin  io.Writer
 	host   *fakeHost
 	stderr *syncBuffer
 	exited chan struct{}
@@ -253,6 +283,7 @@ func start(t *testing.T, ex example) *process {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start %v: %v", argv, err)
 	}
+	p.stdin = stdin
 	p.host = newFakeHost(m.Dir, stdout, stdin)
 	go func() {
 		cmd.Wait()

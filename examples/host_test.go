@@ -22,6 +22,9 @@ type fakeHost struct {
 	conn *jsonrpc.Conn
 	root string
 	logs chan string
+	// peerErrors receives the error answers with id null: the example
+	// could not read a line the host sent.
+	peerErrors chan *jsonrpc.Error
 
 	mu       sync.Mutex
 	settings map[string]any
@@ -30,7 +33,7 @@ type fakeHost struct {
 }
 
 func newFakeHost(root string, stdout io.Reader, stdin io.Writer) *fakeHost {
-	h := &fakeHost{root: root, logs: make(chan string, 16), settings: map[string]any{}}
+	h := &fakeHost{root: root, logs: make(chan string, 16), peerErrors: make(chan *jsonrpc.Error, 4), settings: map[string]any{}}
 	h.conn = jsonrpc.NewConn(stdout, stdin, jsonrpc.Options{Handle: h.handle, OnEvent: h.onEvent})
 	return h
 }
@@ -103,12 +106,28 @@ func (h *fakeHost) filesRead(params json.RawMessage) (any, error) {
 }
 
 func (h *fakeHost) onEvent(e jsonrpc.Event) {
+	if e.Kind == jsonrpc.EventPeerError {
+		h.peerErrors <- e.Err
+		return
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.bad = append(h.bad, e)
 }
 
-// events returns what the connection reported: lines that were not
+// nextPeerError returns the next error answer with id null.
+func (h *fakeHost) nextPeerError(t *testing.T) *jsonrpc.Error {
+	t.Helper()
+	select {
+	case e := <-h.peerErrors:
+		return e
+	case <-time.After(testTimeout):
+		t.Fatal("no error answer with id null from the example")
+		return nil
+	}
+}
+
+// events returns what else the connection reported: lines that were not
 // JSON-RPC, unknown answers.
 func (h *fakeHost) events() []jsonrpc.Event {
 	h.mu.Lock()
