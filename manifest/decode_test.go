@@ -95,3 +95,10 @@ func TestProblemsAreSortedAndComplete(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestProblemLineEscapesControlCharacters(t *testing.T) {
+	p := Problem{Pointer: "/run/a\nb\x00", Message: `unknown key "a\nb\x00"`}
+	if got, want := p.String(), `/run/a\nb\x00: unknown key "a\nb\x00"`; got != want {
+		t.Errorf("String() = %s, want %s", got, want)
+	}
+}

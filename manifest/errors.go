@@ -1,6 +1,10 @@
 package manifest
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
 
 // Problem is one reason a manifest is refused.
 type Problem struct {
@@ -15,7 +19,9 @@ type Problem struct {
 }
 
 // String formats p as "<pointer>: <message> (fix: <fix>)", leaving out the
-// pointer of the whole document and an empty fix.
+// pointer of the whole document and an empty fix. Control characters (a
+// pointer names keys as written) are escaped so the problem stays on one
+// line.
 func (p Problem) String() string {
 	var b strings.Builder
 	if p.Pointer != "" {
@@ -27,6 +33,23 @@ func (p Problem) String() string {
 		b.WriteString(" (fix: ")
 		b.WriteString(p.Fix)
 		b.WriteString(")")
+	}
+	return printable(b.String())
+}
+
+// printable escapes the control characters of s, as Go quotes them.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
 	}
 	return b.String()
 }
@@ -44,7 +67,7 @@ type Error struct {
 func (e *Error) Error() string {
 	lines := make([]string, len(e.Problems))
 	for i, p := range e.Problems {
-		lines[i] = e.File + ": " + p.String()
+		lines[i] = printable(e.File) + ": " + p.String()
 	}
 	return strings.Join(lines, "\n")
 }
