@@ -2,6 +2,8 @@ package conformance
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,16 +33,14 @@ func (s *session) checkHostRequests() []Result {
 	return []Result{o.pass("it asked " + countMethods(asked))}
 }
 
-// countMethods writes "secrets/get ×2, log ×1" in the order first asked.
+// countMethods writes "log ×1, secrets/get ×2" by method name: requests
+// are served concurrently, so the order they were asked in is not kept.
 func countMethods(methods []string) string {
 	counts := map[string]int{}
-	var order []string
 	for _, m := range methods {
-		if counts[m] == 0 {
-			order = append(order, m)
-		}
 		counts[m]++
 	}
+	order := slices.Sorted(maps.Keys(counts))
 	parts := make([]string, len(order))
 	for i, m := range order {
 		parts[i] = fmt.Sprintf("%s ×%d", m, counts[m])
