@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"flag"
+
+	"github.com/escouade-dev/escouade-plugin/conformance"
+)
+
+// cmdTest runs the conformance bench over the plugin in DIR: a table (or
+// JSON with --json) ending with "N passed, M failed", exit 1 when a check
+// failed. Of the common flags it uses --lang, --app-version, --secret (the
+// fake values it serves), --settings, --project, --delay and
+// --memory-limit; it never opens a keychain, so --home and --keychain have
+// no effect.
+func cmdTest(e env, args []string) error {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	var c common
+	c.register(fs)
+	asJSON := fs.Bool("json", false, "write the report as JSON")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(pos) != 1 {
+		return usagef("want one plugin folder: escouade-plugin test DIR [--json]")
+	}
+	opts, err := c.benchOptions()
+	if err != nil {
+		return err
+	}
+	report := conformance.Run(context.Background(), pos[0], opts)
+	write := report.WriteText
+	if *asJSON {
+		write = report.WriteJSON
+	}
+	if err := write(e.stdout); err != nil {
+		return err
+	}
+	if !report.OK() {
+		return errFailed
+	}
+	return nil
+}
+
+// benchOptions turns the common flags into the bench's options.
+func (c *common) benchOptions() (conformance.Options, error) {
+	limit, err := parseSize(c.memoryLimit)
+	if err != nil {
+		return conformance.Options{}, usageError{err.Error()}
+	}
+	delays, err := c.delayMap()
+	if err != nil {
+		return conformance.Options{}, usageError{err.Error()}
+	}
+	if c.lang != "en" && c.lang != "fr" {
+		return conformance.Options{}, usagef("--lang %q: want en or fr", c.lang)
+	}
+	settings, err := c.userSettings()
+	if err != nil {
+		return conformance.Options{}, usageError{err.Error()}
+	}
+	return conformance.Options{
+		AppVersion:  c.appVersion,
+		Lang:        c.lang,
+		Delays:      delays,
+		MemoryLimit: limit,
+		Secrets:     pairMap(c.secrets),
+		Settings:    settings,
+		Projects:    pairMap(c.projects),
+	}, nil
+}
+
+// pairMap turns NAME=VALUE flags into a map, the last value of a name
+// winning.
+func pairMap(p pairs) map[string]string {
+	m := make(map[string]string, len(p))
+	for _, kv := range p {
+		m[kv[0]] = kv[1]
+	}
+	return m
+}
