@@ -133,8 +133,8 @@ func TestUpdatesBeforeTheSessionAreBuffered(t *testing.T) {
 	c := NewClient(Options{Cwd: "/p"})
 	c.Start()
 	items, _ := feed(c, initOK,
-		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"early"}}`),
-		update(`{"sessionUpdate":"current_mode_update","currentModeId":"code"}`))
+		updateLine(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"early"}}`),
+		updateLine(`{"sessionUpdate":"current_mode_update","currentModeId":"code"}`))
 	diff(t, "items before session/new answers", []Item(nil), items)
 	items, _ = feed(c, newSession)
 	want := []Item{

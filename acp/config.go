@@ -203,27 +203,27 @@ func (c *Client) configChanged(raw json.RawMessage) {
 	}
 }
 
-func (c *Client) onCurrentMode(raw json.RawMessage) error {
-	var u struct {
+func (c *Client) onCurrentMode(u *update) error {
+	var v struct {
 		CurrentModeID *string `json:"currentModeId"`
 	}
-	if err := json.Unmarshal(raw, &u); err != nil {
+	if err := u.decode(&v); err != nil {
 		return err
 	}
-	if u.CurrentModeID == nil {
+	if v.CurrentModeID == nil {
 		return fmt.Errorf("no currentModeId")
 	}
-	c.modeChanged(*u.CurrentModeID)
+	c.modeChanged(*v.CurrentModeID)
 	return nil
 }
 
-func (c *Client) onConfigUpdate(raw json.RawMessage) error {
-	var u struct {
+func (c *Client) onConfigUpdate(u *update) error {
+	var v struct {
 		ConfigOptions json.RawMessage `json:"configOptions"`
 	}
-	if err := json.Unmarshal(raw, &u); err != nil {
+	if err := u.decode(&v); err != nil {
 		return err
 	}
-	c.configChanged(u.ConfigOptions)
+	c.configChanged(v.ConfigOptions)
 	return nil
 }

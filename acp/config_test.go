@@ -121,7 +121,7 @@ func TestConfigUpdateTellsOnlyChanges(t *testing.T) {
 	c := NewClient(Options{})
 	c.Start()
 	feed(c, initOK, sessionWith(modeOption+","+modelOption))
-	items, _ := feed(c, update(`{"sessionUpdate":"config_option_update","configOptions":[`+modeOption+`,{"id":"model","category":"model","currentValue":"big"}]}`))
+	items, _ := feed(c, updateLine(`{"sessionUpdate":"config_option_update","configOptions":[`+modeOption+`,{"id":"model","category":"model","currentValue":"big"}]}`))
 	want := []Item{
 		{Type: TypeConfig, ConfigOptions: raw(`[` + modeOption + `,{"id":"model","category":"model","currentValue":"big"}]`)},
 		{Type: TypeModel, Model: "big"},

@@ -10,7 +10,7 @@ import (
 // panics and every item it gives marshals.
 func FuzzFeed(f *testing.F) {
 	for _, seed := range []string{
-		initOK, newSession, update(`{"sessionUpdate":"tool_call","toolCallId":"t","title":"a: b · c","kind":"other"}`),
+		initOK, newSession, updateLine(`{"sessionUpdate":"tool_call","toolCallId":"t","title":"a: b · c","kind":"other"}`),
 		permissionLine("0"), `{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`,
 		chunk(`<escouade_question>{"questions":[{"question":"q"}]}</escouade_question>`),
 		`[{"jsonrpc":"2.0","method":"x"}]`, `{"id":null}`, `garbage`, `{"jsonrpc":"2.0","id":0,"method":"fs/read_text_file","params":{"path":"/a"}}`,

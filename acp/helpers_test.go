@@ -46,8 +46,8 @@ func ready(t *testing.T, opts Options, initAnswer string) *Client {
 	return c
 }
 
-// update is a session/update line of session s1.
-func update(u string) string {
+// updateLine is a session/update line of session s1.
+func updateLine(u string) string {
 	return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"s1","update":` + u + `}}`
 }
 

@@ -6,7 +6,7 @@ import (
 )
 
 func chunk(text string) string {
-	return update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":` + quote(text) + `}}`)
+	return updateLine(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":` + quote(text) + `}}`)
 }
 
 func quote(s string) string {

@@ -24,42 +24,44 @@ func breaksMessage(itemType string) bool {
 	return false
 }
 
-type chunkUpdate struct {
-	Content   json.RawMessage `json:"content"`
-	MessageID *string         `json:"messageId"`
-}
-
 type contentBlock struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
 }
 
-func (c *Client) onAgentChunk(raw json.RawMessage) error   { return c.onChunk(TypeText, raw) }
-func (c *Client) onThoughtChunk(raw json.RawMessage) error { return c.onChunk(TypeThinking, raw) }
-func (c *Client) onUserChunk(raw json.RawMessage) error    { return c.onChunk(TypeUser, raw) }
+func (c *Client) onAgentChunk(u *update) error   { return c.onChunk(TypeText, u) }
+func (c *Client) onThoughtChunk(u *update) error { return c.onChunk(TypeThinking, u) }
+func (c *Client) onUserChunk(u *update) error    { return c.onChunk(TypeUser, u) }
 
-func (c *Client) onChunk(kind string, raw json.RawMessage) error {
-	var u chunkUpdate
-	if err := json.Unmarshal(raw, &u); err != nil {
-		return err
-	}
+// onChunk reads the chunk's fields one by one: a chunk may be a line of
+// many megabytes, and each decoding is a pass over it.
+func (c *Client) onChunk(kind string, u *update) error {
+	content := u.fields["content"]
 	var block contentBlock
-	if err := json.Unmarshal(u.Content, &block); err != nil {
+	if err := json.Unmarshal(content, &block); err != nil {
 		return fmt.Errorf("content: %w", err)
 	}
-	given := ""
-	if u.MessageID != nil {
-		given = *u.MessageID
+	var given *string
+	if err := json.Unmarshal(orNull(u.fields["messageId"]), &given); err != nil {
+		return fmt.Errorf("messageId: %w", err)
 	}
+	id := c.messageID(kind, deref(given))
 	switch block.Type {
 	case "text":
-		c.chunkText(kind, c.messageID(kind, given), block.Text)
+		c.chunkText(kind, id, block.Text)
 	case "image", "audio", "resource_link", "resource":
-		c.emit(Item{Type: kind, MessageID: c.messageID(kind, given), Content: u.Content})
+		c.emit(Item{Type: kind, MessageID: id, Content: content})
 	default:
-		c.emit(unknown(raw))
+		c.emit(unknown(u.rawUpdate()))
 	}
 	return nil
+}
+
+func orNull(v json.RawMessage) json.RawMessage {
+	if len(v) == 0 {
+		return json.RawMessage("null")
+	}
+	return v
 }
 
 func (c *Client) chunkText(kind, id, text string) {

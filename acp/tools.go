@@ -91,9 +91,9 @@ func (c *Client) namer() namer {
 	return namer{agent: firstNonEmpty(c.opts.AgentName, c.agent.name), tools: c.opts.Tools, subagentTools: c.opts.SubagentTools}
 }
 
-func decodeToolCall(raw json.RawMessage) (*toolCallFields, error) {
+func decodeToolCall(u *update) (*toolCallFields, error) {
 	var f toolCallFields
-	if err := json.Unmarshal(raw, &f); err != nil {
+	if err := u.decode(&f); err != nil {
 		return nil, err
 	}
 	if f.ToolCallID == "" {
@@ -102,8 +102,8 @@ func decodeToolCall(raw json.RawMessage) (*toolCallFields, error) {
 	return &f, nil
 }
 
-func (c *Client) onToolCall(raw json.RawMessage) error {
-	f, err := decodeToolCall(raw)
+func (c *Client) onToolCall(u *update) error {
+	f, err := decodeToolCall(u)
 	if err != nil {
 		return err
 	}
@@ -116,8 +116,8 @@ func (c *Client) onToolCall(raw json.RawMessage) error {
 	return nil
 }
 
-func (c *Client) onToolCallUpdate(raw json.RawMessage) error {
-	f, err := decodeToolCall(raw)
+func (c *Client) onToolCallUpdate(u *update) error {
+	f, err := decodeToolCall(u)
 	if err != nil {
 		return err
 	}

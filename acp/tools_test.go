@@ -49,12 +49,12 @@ func TestToolNames(t *testing.T) {
 func TestToolLifecycle(t *testing.T) {
 	c := ready(t, Options{Tools: map[string]string{"shell": "Bash"}}, initOK)
 	items, _ := feed(c,
-		update(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"developer: shell · ls","kind":"other","status":"pending","rawInput":{"command":"ls"},"locations":[{"path":"/p/a"}]}`),
-		update(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"developer: text_editor · renamed","status":"in_progress"}`),
-		update(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","rawOutput":{"stdout":"a"}}`),
-		update(`{"sessionUpdate":"tool_call","toolCallId":"t2","title":"Edit a","kind":"edit","content":[{"type":"diff","path":"/p/a","oldText":null,"newText":"x"}]}`),
-		update(`{"sessionUpdate":"tool_call_update","toolCallId":"t2","status":"failed","content":[{"type":"content","content":{"type":"text","text":"denied"}}]}`),
-		update(`{"sessionUpdate":"tool_call_update","toolCallId":"t3","title":"Read b","kind":"read","status":"completed"}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"developer: shell · ls","kind":"other","status":"pending","rawInput":{"command":"ls"},"locations":[{"path":"/p/a"}]}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"developer: text_editor · renamed","status":"in_progress"}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed","rawOutput":{"stdout":"a"}}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"t2","title":"Edit a","kind":"edit","content":[{"type":"diff","path":"/p/a","oldText":null,"newText":"x"}]}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"t2","status":"failed","content":[{"type":"content","content":{"type":"text","text":"denied"}}]}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"t3","title":"Read b","kind":"read","status":"completed"}`),
 	)
 	want := []Item{
 		{Type: TypeTool, ID: "t1", Name: "Bash", Title: "developer: shell · ls", Kind: "other", Status: "pending",
@@ -73,7 +73,7 @@ func TestToolLifecycle(t *testing.T) {
 
 func TestToolCallErrors(t *testing.T) {
 	c := ready(t, Options{}, initOK)
-	items, _ := feed(c, update(`{"sessionUpdate":"tool_call","title":"x"}`))
+	items, _ := feed(c, updateLine(`{"sessionUpdate":"tool_call","title":"x"}`))
 	want := []Item{notice("the agent's tool_call update is not understood: no toolCallId"),
 		unknown(raw(`{"sessionUpdate":"tool_call","title":"x"}`))}
 	diff(t, "items", want, items)
@@ -82,14 +82,14 @@ func TestToolCallErrors(t *testing.T) {
 func TestSubagentParents(t *testing.T) {
 	c := ready(t, Options{SubagentTools: []string{"Task"}}, initOK)
 	items, _ := feed(c,
-		update(`{"sessionUpdate":"tool_call","toolCallId":"a","title":"Task","kind":"other"}`),
-		update(`{"sessionUpdate":"tool_call","toolCallId":"b","title":"ls","kind":"execute"}`),
-		update(`{"sessionUpdate":"tool_call","toolCallId":"c","title":"Task","kind":"other"}`),
-		update(`{"sessionUpdate":"tool_call","toolCallId":"d","title":"cat","kind":"read"}`),
-		update(`{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"completed"}`),
-		update(`{"sessionUpdate":"tool_call","toolCallId":"e","title":"pwd","kind":"execute"}`),
-		update(`{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed"}`),
-		update(`{"sessionUpdate":"tool_call","toolCallId":"f","title":"top","kind":"execute"}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"a","title":"Task","kind":"other"}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"b","title":"ls","kind":"execute"}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"c","title":"Task","kind":"other"}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"d","title":"cat","kind":"read"}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"c","status":"completed"}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"e","title":"pwd","kind":"execute"}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"a","status":"completed"}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"f","title":"top","kind":"execute"}`),
 	)
 	var got []string
 	for _, it := range items {
@@ -102,8 +102,8 @@ func TestSubagentParents(t *testing.T) {
 func TestSwitchModeToolIsAModeItem(t *testing.T) {
 	c := ready(t, Options{}, initOK)
 	items, _ := feed(c,
-		update(`{"sessionUpdate":"tool_call","toolCallId":"sm","title":"Ready to code?","kind":"switch_mode","rawInput":{"mode":"code"}}`),
-		update(`{"sessionUpdate":"tool_call_update","toolCallId":"sm","status":"completed"}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"sm","title":"Ready to code?","kind":"switch_mode","rawInput":{"mode":"code"}}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"sm","status":"completed"}`),
 	)
 	want := []Item{{Type: TypeMode, ID: "sm", Title: "Ready to code?", Mode: "code", Input: raw(`{"mode":"code"}`)}}
 	diff(t, "items", want, items)

@@ -15,7 +15,7 @@ func TestPromptAndTurn(t *testing.T) {
 	diff(t, "second prompt outs", []string(nil), texts(outs))
 
 	items, _ = feed(c,
-		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}`),
+		updateLine(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"hi"}}`),
 		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn","usage":{"inputTokens":10,"outputTokens":5,"totalTokens":15,"thoughtTokens":2}}}`)
 	want := []Item{
 		{Type: TypeText, MessageID: "m2", Text: "hi"},
@@ -171,7 +171,7 @@ func TestClose(t *testing.T) {
 			if !c.Ended() {
 				t.Error("not ended after Close")
 			}
-			items, outs2 := feed(c, update(`{"sessionUpdate":"plan","entries":[]}`))
+			items, outs2 := feed(c, updateLine(`{"sessionUpdate":"plan","entries":[]}`))
 			if len(items)+len(outs2) != 0 {
 				t.Errorf("Feed after Close gave %v %v", items, outs2)
 			}

@@ -5,21 +5,62 @@ import (
 	"fmt"
 )
 
-// updateParams is the envelope of session/update.
-type updateParams struct {
-	SessionID string          `json:"sessionId"`
-	Update    json.RawMessage `json:"update"`
+// update is one session/update. Its fields are read once into a map: the
+// kind and the unknown fields come from it, and a text chunk of many
+// megabytes is not decoded again as a whole.
+type update struct {
+	params json.RawMessage            // the notification's params, as sent
+	fields map[string]json.RawMessage // nil when the update is not an object
+	raw    json.RawMessage            // the update as sent, read from params when needed
 }
 
-// updateKind reads the discriminator of an update.
-type updateKind struct {
-	SessionUpdate string `json:"sessionUpdate"`
+func (u *update) kind() string {
+	var k string
+	_ = json.Unmarshal(u.fields["sessionUpdate"], &k) // no kind, or not a string: unknown
+	return k
+}
+
+// rawUpdate gives the update as the agent wrote it.
+func (u *update) rawUpdate() json.RawMessage {
+	if u.raw == nil {
+		var p struct {
+			Update json.RawMessage `json:"update"`
+		}
+		_ = json.Unmarshal(u.params, &p) // params decoded once already
+		u.raw = p.Update
+	}
+	return u.raw
+}
+
+func (u *update) decode(v any) error { return json.Unmarshal(u.rawUpdate(), v) }
+
+// decodeUpdate reads session/update params; ok is false when they hold no
+// update.
+func decodeUpdate(params json.RawMessage) (sessionID string, u *update, ok bool) {
+	var p struct {
+		SessionID string                     `json:"sessionId"`
+		Update    map[string]json.RawMessage `json:"update"`
+	}
+	u = &update{params: params}
+	if json.Unmarshal(params, &p) == nil && p.Update != nil {
+		u.fields = p.Update
+		return p.SessionID, u, true
+	}
+	var loose struct {
+		SessionID string          `json:"sessionId"`
+		Update    json.RawMessage `json:"update"`
+	}
+	if json.Unmarshal(params, &loose) != nil || !present(loose.Update) {
+		return "", nil, false
+	}
+	u.raw = loose.Update
+	return loose.SessionID, u, true
 }
 
 // updateHandler gives the handler of a known update kind and the fields ACP
 // defines for it ("_meta" and "sessionUpdate" are always known); nil for an
 // unknown kind.
-func (c *Client) updateHandler(kind string) (handle func(json.RawMessage) error, fields []string) {
+func (c *Client) updateHandler(kind string) (handle func(*update) error, fields []string) {
 	chunk := []string{"content", "messageId"}
 	tool := []string{"toolCallId", "title", "kind", "status", "content", "locations", "rawInput", "rawOutput"}
 	switch kind {
@@ -54,26 +95,26 @@ func (c *Client) onNotification(m *incoming, raw []byte) {
 		c.emit(unknown(raw))
 		return
 	}
-	var p updateParams
-	if err := json.Unmarshal(m.Params, &p); err != nil || len(p.Update) == 0 {
+	sessionID, u, ok := decodeUpdate(m.Params)
+	if !ok {
 		c.emit(notice("the agent sent a session/update without an update"), unknown(raw))
 		return
 	}
-	c.routeUpdate(p, m.Params)
+	c.routeUpdate(sessionID, u)
 }
 
 // routeUpdate handles an update of the session, keeps one for a session id
 // not yet known, and reports one for another session.
-func (c *Client) routeUpdate(p updateParams, params json.RawMessage) {
+func (c *Client) routeUpdate(sessionID string, u *update) {
 	switch {
-	case c.session.id != "" && p.SessionID == c.session.id:
+	case c.session.id != "" && sessionID == c.session.id:
 		c.replaying = c.session.loading
-		c.handleUpdate(p.Update)
+		c.handleUpdate(u)
 		c.replaying = false
 	case c.phase < phaseReady:
-		c.buffer(params)
+		c.buffer(u.params)
 	default:
-		c.emit(unknown(params))
+		c.emit(unknown(u.params))
 	}
 }
 
@@ -89,34 +130,29 @@ func (c *Client) replayBuffered() {
 	waiting := c.session.buffered
 	c.session.buffered = nil
 	for _, params := range waiting {
-		var p updateParams
-		_ = json.Unmarshal(params, &p) // it decoded when it was buffered
-		c.routeUpdate(p, params)
+		if sessionID, u, ok := decodeUpdate(params); ok {
+			c.routeUpdate(sessionID, u)
+		}
 	}
 }
 
-func (c *Client) handleUpdate(update json.RawMessage) {
-	var k updateKind
-	_ = json.Unmarshal(update, &k) // an object without a kind is unknown below
-	handle, fields := c.updateHandler(k.SessionUpdate)
+func (c *Client) handleUpdate(u *update) {
+	kind := u.kind()
+	handle, known := c.updateHandler(kind)
 	if handle == nil {
-		c.emit(unknown(update))
+		c.emit(unknown(u.rawUpdate()))
 		return
 	}
-	if err := handle(update); err != nil {
-		c.emit(notice(fmt.Sprintf("the agent's %s update is not understood: %v", k.SessionUpdate, err)), unknown(update))
+	if err := handle(u); err != nil {
+		c.emit(notice(fmt.Sprintf("the agent's %s update is not understood: %v", kind, err)), unknown(u.rawUpdate()))
 		return
 	}
-	if hasUnknownFields(update, fields) {
-		c.emit(unknown(update))
+	if hasUnknownFields(u.fields, known) {
+		c.emit(unknown(u.rawUpdate()))
 	}
 }
 
-func hasUnknownFields(update json.RawMessage, known []string) bool {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(update, &fields) != nil {
-		return true
-	}
+func hasUnknownFields(fields map[string]json.RawMessage, known []string) bool {
 	for name := range fields {
 		if name != "_meta" && name != "sessionUpdate" && !contains(known, name) {
 			return true
@@ -134,48 +170,44 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func (c *Client) onPlan(raw json.RawMessage) error {
-	var u struct {
+func (c *Client) onPlan(u *update) error {
+	var v struct {
 		Entries json.RawMessage `json:"entries"`
 	}
-	if err := json.Unmarshal(raw, &u); err != nil {
+	if err := u.decode(&v); err != nil {
 		return err
 	}
-	c.emit(Item{Type: TypePlan, Entries: u.Entries})
+	c.emit(Item{Type: TypePlan, Entries: v.Entries})
 	return nil
 }
 
-func (c *Client) onCommands(raw json.RawMessage) error {
-	var u struct {
+func (c *Client) onCommands(u *update) error {
+	var v struct {
 		AvailableCommands json.RawMessage `json:"availableCommands"`
 	}
-	if err := json.Unmarshal(raw, &u); err != nil {
+	if err := u.decode(&v); err != nil {
 		return err
 	}
-	c.emit(Item{Type: TypeCommands, Commands: u.AvailableCommands})
+	c.emit(Item{Type: TypeCommands, Commands: v.AvailableCommands})
 	return nil
 }
 
-func (c *Client) onSessionInfo(raw json.RawMessage) error {
-	var u struct {
+func (c *Client) onSessionInfo(u *update) error {
+	var v struct {
 		Title *string `json:"title"`
 	}
-	if err := json.Unmarshal(raw, &u); err != nil {
+	if err := u.decode(&v); err != nil {
 		return err
 	}
-	it := Item{Type: TypeSessionInfo, SessionID: c.session.id}
-	if u.Title != nil {
-		it.Title = *u.Title
-	}
-	c.emit(it)
+	c.emit(Item{Type: TypeSessionInfo, SessionID: c.session.id, Title: deref(v.Title)})
 	return nil
 }
 
-func (c *Client) onUsageUpdate(raw json.RawMessage) error {
-	var u ContextUsage
-	if err := json.Unmarshal(raw, &u); err != nil {
+func (c *Client) onUsageUpdate(u *update) error {
+	var v ContextUsage
+	if err := u.decode(&v); err != nil {
 		return err
 	}
-	c.emit(Item{Type: TypeUsage, Context: &u})
+	c.emit(Item{Type: TypeUsage, Context: &v})
 	return nil
 }

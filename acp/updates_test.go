@@ -55,7 +55,7 @@ func TestEveryUpdateKind(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := ready(t, Options{}, initOK)
-			items, outs := feed(c, update(tt.update))
+			items, outs := feed(c, updateLine(tt.update))
 			diff(t, "items", tt.want, items)
 			diff(t, "outs", []string(nil), outs)
 		})
@@ -65,16 +65,16 @@ func TestEveryUpdateKind(t *testing.T) {
 func TestMessageIDs(t *testing.T) {
 	c := ready(t, Options{}, initOK)
 	items, _ := feed(c,
-		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}}`),
-		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"b"}}`),
-		update(`{"sessionUpdate":"usage_update","used":1,"size":2}`),
-		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"c"}}`),
-		update(`{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"t"}}`),
-		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"d"}}`),
-		update(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"ls","kind":"execute"}`),
-		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"e"}}`),
-		update(`{"sessionUpdate":"agent_message_chunk","messageId":"X","content":{"type":"text","text":"f"}}`),
-		update(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"g"}}`),
+		updateLine(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"a"}}`),
+		updateLine(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"b"}}`),
+		updateLine(`{"sessionUpdate":"usage_update","used":1,"size":2}`),
+		updateLine(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"c"}}`),
+		updateLine(`{"sessionUpdate":"agent_thought_chunk","content":{"type":"text","text":"t"}}`),
+		updateLine(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"d"}}`),
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"ls","kind":"execute"}`),
+		updateLine(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"e"}}`),
+		updateLine(`{"sessionUpdate":"agent_message_chunk","messageId":"X","content":{"type":"text","text":"f"}}`),
+		updateLine(`{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"g"}}`),
 	)
 	var got []string
 	for _, it := range items {
