@@ -58,3 +58,31 @@ func checkRefusal(t *testing.T, err error) {
 		t.Fatalf("Error() is not one line per problem:\n%s", merr.Error())
 	}
 }
+
+// FuzzSecretEntry checks that the schema and the Go rule agree on which
+// permissions.secrets entries pass: a manifest holding one entry is
+// accepted exactly when the rule finds no fault in it.
+func FuzzSecretEntry(f *testing.F) {
+	for _, seed := range []string{"webhook", "account:*", "*", "", "a*b", "*a", "a**", "a\x7fb", "..", "/x", "a/b*", "é*", "\u0085"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, entry string) {
+		quoted, err := json.Marshal([]string{entry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var decoded []string // what the manifest holds once read
+		if err := json.Unmarshal(quoted, &decoded); err != nil {
+			t.Fatal(err)
+		}
+		data := []byte(`{"id":"dev.x.y","name":"x","version":"1.0.0","escouade":{"api":"1"},"permissions":{"secrets":` + string(quoted) + `}}`)
+		_, err = Parse(data, LoadOptions{})
+		fault := secretEntryFault(decoded[0])
+		if (err == nil) != (fault == "") {
+			t.Fatalf("entry %q: Parse error %v, rule fault %q", decoded[0], err, fault)
+		}
+		if fault == "" && strings.Contains(strings.TrimSuffix(decoded[0], "*"), "*") {
+			t.Fatalf("entry %q accepted with a * before its end", decoded[0])
+		}
+	})
+}

@@ -1,16 +1,11 @@
 package manifest
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
-	"math/big"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -154,117 +149,4 @@ func unknownKeyFix(name string, known []string) string {
 		return fmt.Sprintf("remove %q", name)
 	}
 	return fmt.Sprintf("remove %q or correct its spelling; known keys: %s", name, strings.Join(known, ", "))
-}
-
-// schemaLocation turns a schema URL into the JSON pointer of its fragment,
-// unescaped: ".../plugin-1.json#/properties/id" gives "/properties/id".
-func schemaLocation(schemaURL string) string {
-	_, frag, _ := strings.Cut(schemaURL, "#")
-	if unescaped, err := url.PathUnescape(frag); err == nil {
-		return unescaped
-	}
-	return frag
-}
-
-// splitPointer splits a JSON pointer into its unescaped tokens.
-func splitPointer(p string) []string {
-	if p == "" {
-		return nil
-	}
-	tokens := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	for i, t := range tokens {
-		tokens[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(t)
-	}
-	return tokens
-}
-
-// valueAt returns the value at the tokens' location in a decoded JSON
-// document, or nil.
-func valueAt(doc any, tokens []string) any {
-	v := doc
-	for _, t := range tokens {
-		switch node := v.(type) {
-		case map[string]any:
-			v = node[t]
-		case []any:
-			i, ok := arrayIndex(t, len(node))
-			if !ok {
-				return nil
-			}
-			v = node[i]
-		default:
-			return nil
-		}
-	}
-	return v
-}
-
-func arrayIndex(token string, length int) (int, bool) {
-	i, err := strconv.Atoi(token)
-	if err != nil || i < 0 || i >= length {
-		return 0, false
-	}
-	return i, true
-}
-
-// typeNames joins JSON Schema type names with their articles: "a string or
-// an object".
-func typeNames(types []string) string {
-	named := make([]string, len(types))
-	for i, t := range types {
-		named[i] = article(t)
-	}
-	return strings.Join(named, " or ")
-}
-
-func article(jsonType string) string {
-	switch jsonType {
-	case "null":
-		return "null"
-	case "array", "object", "integer":
-		return "an " + jsonType
-	}
-	return "a " + jsonType
-}
-
-// maxShown is how many bytes of a value a message quotes: enough to
-// recognise it, short enough to keep a problem on one readable line.
-const maxShown = 60
-
-// display writes a JSON value as it would appear in the manifest, cut
-// short when long.
-func display(v any) string {
-	switch v := v.(type) {
-	case *big.Rat:
-		return v.RatString()
-	case nil:
-		return "null"
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return shorten(fmt.Sprint(v))
-	}
-	return shorten(string(b))
-}
-
-// quoteShort quotes s as Go does, cut short when long.
-func quoteShort(s string) string { return shorten(strconv.Quote(s)) }
-
-func shorten(s string) string {
-	if len(s) <= maxShown {
-		return s
-	}
-	cut := maxShown
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
-}
-
-func displayList(vs []any) string {
-	shown := make([]string, len(vs))
-	for i, v := range vs {
-		shown[i] = display(v)
-	}
-	return strings.Join(shown, ", ")
 }
