@@ -112,6 +112,8 @@ func (c *Client) feedMessage(raw []byte) {
 		c.onNotification(&m, raw)
 	case m.hasID() && (m.Result != nil || m.Error != nil):
 		c.onAnswer(&m, raw)
+	case m.Error != nil:
+		c.emit(notice(fmt.Sprintf("the agent could not take a message: %v", m.Error)))
 	default:
 		c.emit(notice("the agent sent a message that is not JSON-RPC"), unknown(raw))
 	}

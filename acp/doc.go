@@ -38,6 +38,13 @@
 //     is held back until the turn ends, then shown as a question card, or as
 //     text with a notice when the block is malformed.
 //
-// The 10 s cancel escalation of the harness specification is not done here:
-// the harness records when it called Cancel and asks CancelPending.
+// What ACP-HARNESS asks that is the harness's part, not done here: the 10 s
+// cancel escalation (the harness records when it called Cancel and asks
+// CancelPending, then calls AgentStopped); the fence on fs paths and the
+// notice when an agent with fs off touches files (fsRead, fsWrite and the
+// Locations and Diffs of tool items give it what it needs); a permission
+// diff built from rawInput against the file on disk; the permission policy
+// by app mode (it answers with AnswerPermission). Cursor's cursor/*
+// extensions are not spoken: their requests are refused with method not
+// found and shown as "unknown" items.
 package acp

@@ -54,9 +54,9 @@ type Item struct {
 	Content   json.RawMessage `json:"content,omitempty"` // a non-text block, or a tool's content
 
 	// tool, toolDone, permission
-	ID        string          `json:"id,omitempty"`
-	Name      string          `json:"name,omitempty"`
-	Kind      string          `json:"kind,omitempty"`
+	ID        string          `json:"id,omitempty"`   // the tool call's id
+	Name      string          `json:"name,omitempty"` // the app's tool name (ACP-HARNESS §5)
+	Kind      string          `json:"kind,omitempty"` // the ACP tool kind; for answered, the option's kind
 	Status    string          `json:"status,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
 	Parent    string          `json:"parent,omitempty"`

@@ -112,7 +112,10 @@ func (c *Client) onToolCall(u *update) error {
 		c.emit(Item{Type: TypeMode, ID: tool.id, Title: tool.title, Mode: modeOf(tool.input), Input: tool.input})
 		return nil
 	}
-	c.toolProgress(tool, f)
+	c.emitTool(tool, f)
+	if s := f.status(); s == statusCompleted || s == statusFailed {
+		c.toolDone(tool, f)
+	}
 	return nil
 }
 
@@ -134,6 +137,12 @@ func (c *Client) toolProgress(tool *trackedTool, f *toolCallFields) {
 		c.toolDone(tool, f)
 		return
 	}
+	c.emitTool(tool, f)
+}
+
+// emitTool gives the call as it stands: a first sight or an update, which
+// the app merges by id.
+func (c *Client) emitTool(tool *trackedTool, f *toolCallFields) {
 	c.emit(Item{
 		Type: TypeTool, ID: tool.id, Name: tool.name, Title: tool.title, Kind: tool.kind,
 		Status: f.status(), Input: f.RawInput, Parent: tool.parent,

@@ -139,14 +139,11 @@ func (c *Client) AgentStopped(reason string) []Item {
 	if c.phase == phaseEnded {
 		return nil
 	}
-	if c.turn.running {
-		stop := StopError
-		if c.turn.cancelPending {
-			stop = OutcomeCancelled
-		}
-		c.turn = turnState{}
-		c.emit(Item{Type: TypeTurn, StopReason: stop})
+	stop := StopError
+	if c.turn.cancelPending {
+		stop = OutcomeCancelled
 	}
+	c.endRunningTurn(stop)
 	if reason != "" {
 		c.emit(notice(reason))
 	}
@@ -155,14 +152,29 @@ func (c *Client) AgentStopped(reason string) []Item {
 	return items
 }
 
+// endRunningTurn ends a turn the agent will not answer any more, showing
+// the text it held back.
+func (c *Client) endRunningTurn(stop string) {
+	if !c.turn.running {
+		return
+	}
+	c.turn.running, c.turn.cancelPending = false, false
+	if c.opts.QuestionsInText {
+		c.endQuestionScan()
+	}
+	c.emit(Item{Type: TypeTurn, StopReason: stop})
+}
+
 // Close ends the session: waiting permission cards are answered cancelled,
-// session/close is sent when the agent offers it, and the client closes.
+// a running turn ends cancelled, session/close is sent when the agent
+// offers it, and the client closes.
 // The harness then closes the agent's stdin.
 func (c *Client) Close() ([]Item, []Out) {
 	if c.phase == phaseEnded {
 		return nil, nil
 	}
 	c.cancelPermissions()
+	c.endRunningTurn(OutcomeCancelled)
 	if c.agent.close && c.session.id != "" && c.phase == phaseReady {
 		c.call("session/close", struct {
 			SessionID string `json:"sessionId"`
