@@ -14,6 +14,12 @@ import (
 // $schema names.
 const SchemaID = "https://escouade.dev/schemas/plugin-1.json"
 
+// The schema restricts member names with patternProperties and
+// "additionalProperties": false, never with propertyNames: jsonschema v6.0.3
+// reports a propertyNames failure with an instance location that later
+// validation overwrites (it keeps a slice the validator goes on appending
+// to), so its JSON pointer would name the wrong member.
+
 // compiledSchema is the manifest schema, compiled for validation and kept
 // as a document to read its keywords back when writing problems.
 type compiledSchema struct {
