@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/format"
+	"strings"
+)
+
+// commentWidth is where doc comments are wrapped.
+const commentWidth = 76
+
+// goFile writes the Go types of every $defs entry and the method names.
+func goFile(doc *document, header string) ([]byte, error) {
+	g := &goGen{uses: uses(doc.Methods)}
+	g.printf("%s\n\npackage proto\n\nimport \"encoding/json\"\n\n", header)
+	g.printf("// JSON is where a shape is free: passed on as written.\ntype JSON = json.RawMessage\n\n")
+	for _, d := range doc.Defs {
+		g.decl(d.Name, d.Schema)
+	}
+	for len(g.pending) > 0 {
+		next := g.pending[0]
+		g.pending = g.pending[1:]
+		g.decl(next.name, next.schema)
+	}
+	g.methods(doc.Methods)
+	out, err := format.Source(g.buf.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("generated Go does not parse: %w", err)
+	}
+	return out, nil
+}
+
+type goGen struct {
+	buf     bytes.Buffer
+	pending []inline          // inline objects and enums, declared after the $defs
+	uses    map[string]string // what a $defs entry without description is for
+}
+
+// inline is an object or enum written inside another shape, declared as a
+// type of its own.
+type inline struct {
+	name   string
+	schema *schema
+}
+
+func (g *goGen) printf(format string, args ...any) { fmt.Fprintf(&g.buf, format, args...) }
+
+func (g *goGen) comment(indent, text string) {
+	for _, line := range wrap(text, commentWidth) {
+		g.printf("%s// %s\n", indent, line)
+	}
+}
+
+// decl declares the type name for s, with its doc comment.
+func (g *goGen) decl(name string, s *schema) {
+	g.comment("", g.declDoc(name, s.Description))
+	switch {
+	case len(s.Properties) > 0 && s.AdditionalProperties == nil:
+		g.printf("type %s struct {\n", name)
+		g.fields(name, s)
+		g.printf("}\n\n")
+	case len(s.Enum) > 0:
+		g.enum(name, s)
+	default:
+		expr := g.typeOf(s, name)
+		if isAlias(expr) {
+			g.printf("type %s = %s\n\n", name, expr)
+		} else {
+			g.printf("type %s %s\n\n", name, expr)
+		}
+	}
+}
+
+// isAlias tells the types declared as aliases: a defined type over
+// json.RawMessage would lose its JSON methods, and a defined pointer type
+// is awkward to use.
+func isAlias(expr string) bool {
+	return expr == "JSON" || strings.HasPrefix(expr, "*")
+}
+
+func (g *goGen) fields(parent string, s *schema) {
+	for _, p := range s.Properties {
+		if p.Schema.Description != "" {
+			g.comment("\t", p.Schema.Description)
+		}
+		hint := parent + exported(p.Name)
+		g.uses[hint] = "the " + p.Name + " member of " + parent
+		typ := g.typeOf(p.Schema, hint)
+		tag := p.Name
+		if !s.required(p.Name) {
+			tag += ",omitempty"
+			if g.isStruct(p.Schema) {
+				typ = "*" + typ
+			}
+		}
+		g.printf("\t%s %s `json:%q`\n", exported(p.Name), typ, tag)
+	}
+}
+
+// isStruct reports whether s is declared as a struct, so an optional
+// member of it is a pointer (omitempty never leaves out a struct value).
+func (g *goGen) isStruct(s *schema) bool {
+	return s.Ref == "" && len(s.Properties) > 0 && s.AdditionalProperties == nil
+}
+
+func (g *goGen) enum(name string, s *schema) {
+	g.printf("type %s string\n\n", name)
+	g.printf("// The values of %s.\nconst (\n", name)
+	for _, raw := range s.Enum {
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			continue
+		}
+		g.printf("\t%s%s %s = %q\n", name, exported(v), name, v)
+	}
+	g.printf(")\n\n")
+}
+
+// typeOf returns the Go type of s; an inline object or enum becomes a named
+// type declared later, named by hint.
+func (g *goGen) typeOf(s *schema, hint string) string {
+	switch {
+	case s.Ref != "":
+		return s.refName()
+	case len(s.Const) > 0:
+		return constType(s.Const)
+	case len(s.Enum) > 0 || len(s.Properties) > 0 && s.AdditionalProperties == nil:
+		g.pending = append(g.pending, inline{hint, s})
+		return hint
+	}
+	types := s.Type
+	nullable := len(types) == 2 && types[1] == "null"
+	if nullable {
+		types = types[:1]
+	}
+	if len(types) != 1 {
+		return "JSON"
+	}
+	expr := g.scalar(types[0], s, hint)
+	if nullable && expr != "JSON" {
+		return "*" + expr
+	}
+	return expr
+}
+
+func (g *goGen) scalar(typ string, s *schema, hint string) string {
+	switch typ {
+	case "string":
+		return "string"
+	case "integer":
+		return "int64"
+	case "number":
+		return "float64"
+	case "boolean":
+		return "bool"
+	case "array":
+		if s.Items == nil {
+			return "[]JSON"
+		}
+		return "[]" + g.typeOf(s.Items, hint+"Item")
+	case "object":
+		if s.AdditionalProperties != nil {
+			return "map[string]" + g.typeOf(s.AdditionalProperties, hint+"Value")
+		}
+		return "map[string]JSON"
+	}
+	return "JSON" // null, or no type at all: any value
+}
+
+// constType is the Go type of a const's JSON value.
+func constType(raw json.RawMessage) string {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return "JSON"
+	}
+	switch v.(type) {
+	case string:
+		return "string"
+	case float64:
+		return "int64"
+	case bool:
+		return "bool"
+	}
+	return "JSON"
+}
+
+// methods writes a constant per method name, and per pattern its prefix.
+func (g *goGen) methods(ms []method) {
+	g.printf("// Method names of protocol 1. A pattern such as \"permissions/*\" is given\n")
+	g.printf("// by its prefix (MethodPrefixPermissions = \"permissions/\").\nconst (\n")
+	for _, m := range ms {
+		constName := "Method" + exported(m.Name)
+		value := m.Name
+		if prefix, ok := strings.CutSuffix(m.Name, "*"); ok {
+			constName, value = "MethodPrefix"+exported(prefix), prefix
+		}
+		g.comment("\t", constName+" names "+methodDoc(m, goTypeName))
+		g.printf("\t%s = %q\n", constName, value)
+	}
+	g.printf(")\n")
+}
+
+func goTypeName(s *schema) string {
+	if s == nil {
+		return ""
+	}
+	return s.refName()
+}
+
+// methodDoc says who sends a method, the types of its params and result,
+// and what it is for.
+func methodDoc(m method, typeName func(*schema) string) string {
+	facts := []string{strings.ReplaceAll(m.Direction, "-", " ")}
+	if m.Notification {
+		facts = append(facts, "a notification")
+	}
+	if m.WASMOnly {
+		facts = append(facts, "WASM plugins only")
+	}
+	if p := typeName(m.Params); p != "" {
+		facts = append(facts, "params "+p)
+	}
+	if r := typeName(m.Result); r != "" {
+		facts = append(facts, "result "+r)
+	}
+	return fmt.Sprintf("%s (%s): %s", m.Name, strings.Join(facts, "; "), lowerFirst(m.Description))
+}
+
+// declDoc is the doc comment of a declared type: its description, else
+// what it is for.
+func (g *goGen) declDoc(name, description string) string {
+	switch {
+	case description != "":
+		return name + " is " + lowerFirst(description)
+	case g.uses[name] != "":
+		return name + " is " + g.uses[name] + "."
+	}
+	return name + " is a shape of the protocol schema."
+}
+
+// uses tells, for each $defs entry that methods name, what it is for:
+// "the params of secrets/get".
+func uses(ms []method) map[string]string {
+	found := map[string][]string{}
+	for _, m := range ms {
+		if p := m.Params.refName(); p != "" {
+			found[p] = append(found[p], "the params of "+m.Name)
+		}
+		if m.Result != nil {
+			if r := m.Result.refName(); r != "" {
+				found[r] = append(found[r], "the result of "+m.Name)
+			}
+		}
+	}
+	out := map[string]string{}
+	for name, what := range found {
+		out[name] = strings.Join(what, ", ")
+	}
+	return out
+}
