@@ -130,6 +130,21 @@ func TestAnswerQuestion(t *testing.T) {
 	}
 }
 
+func TestAnswerQuestionWaitsForTheTurnEnd(t *testing.T) {
+	c := ready(t, Options{QuestionsInText: true}, initOK)
+	c.Prompt("go")
+	feed(c, chunk(`<escouade_question>{"questions":[{"question":"q"}]}</escouade_question>`), endTurn)
+	c.Prompt("something else")
+	items, outs := c.AnswerQuestion("r1", [][]string{{"a"}})
+	diff(t, "during a turn", []Item{notice("a turn is already running: wait for its end or cancel it")}, items)
+	diff(t, "outs", []string(nil), texts(outs))
+	feed(c, `{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`)
+	items, _ = c.AnswerQuestion("r1", [][]string{{"a"}})
+	if len(items) == 0 || items[0].Type != TypeAnswered {
+		t.Errorf("the card was lost: %+v", items)
+	}
+}
+
 func TestQuestionHandleIsNotAPermission(t *testing.T) {
 	c := ready(t, Options{QuestionsInText: true}, initOK)
 	c.Prompt("go")
