@@ -45,15 +45,6 @@ func (h *handles) take(handle string) (waiting, bool) {
 	return w, ok
 }
 
-func (h *handles) takeQuestion(handle string) ([]Question, bool) {
-	w, ok := h.waiting[handle]
-	if !ok || w.itemType != TypeQuestion {
-		return nil, false
-	}
-	h.take(handle)
-	return w.questions, true
-}
-
 // ofType lists the handles waiting of one item type, oldest first.
 func (h *handles) ofType(itemType string) []string {
 	var list []string

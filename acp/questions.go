@@ -151,15 +151,17 @@ func (c *Client) questionInstruction() string {
 // labels or typed texts per question) go to the agent as the next user
 // message, which starts a turn.
 func (c *Client) AnswerQuestion(request string, answers [][]string) ([]Item, []Out) {
-	if c.turn.running || c.turn.queued != nil {
+	w, ok := c.handles.waiting[request]
+	switch {
+	case !ok || w.itemType != TypeQuestion:
+		c.emit(notice(fmt.Sprintf("no question card %s is waiting", request)))
+		return c.flush()
+	case c.turn.running || c.turn.queued != nil:
 		c.emit(notice("a turn is already running: wait for its end or cancel it"))
 		return c.flush()
 	}
-	questions, ok := c.handles.takeQuestion(request)
-	if !ok {
-		c.emit(notice(fmt.Sprintf("no question card %s is waiting", request)))
-		return c.flush()
-	}
+	c.handles.take(request)
+	questions := w.questions
 	c.emit(Item{Type: TypeAnswered, Request: request, Outcome: "selected", Answers: answers})
 	c.prompt(c.answersMessage(questions, answers))
 	return c.flush()
