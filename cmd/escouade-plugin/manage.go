@@ -1,0 +1,241 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/journal"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// homeFlags parses the flags of the commands that only need the home.
+func homeFlags(name string, args []string, extra func(*flag.FlagSet)) (home string, asJSON bool, pos []string, err error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.StringVar(&home, "home", "", "home folder")
+	fs.BoolVar(&asJSON, "json", false, "JSON output")
+	if extra != nil {
+		extra(fs)
+	}
+	pos, err = parse(fs, args)
+	if err != nil {
+		return "", false, nil, usageError{err.Error()}
+	}
+	if home == "" {
+		home = host.DefaultHome()
+	}
+	return home, asJSON, pos, nil
+}
+
+func cmdInstall(e env, args []string) error {
+	var lang string
+	home, asJSON, pos, err := homeFlags("install", args, func(fs *flag.FlagSet) {
+		fs.StringVar(&lang, "lang", "en", "language of the texts")
+	})
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want one plugin folder: escouade-plugin install DIR")
+	}
+	dir, err := filepath.Abs(pos[0])
+	if err != nil {
+		return err
+	}
+	m, err := manifest.Load(dir, manifest.LoadOptions{AppVersion: host.AppVersion})
+	if err != nil {
+		return err
+	}
+	reg, err := registry.Open(home)
+	if err != nil {
+		return err
+	}
+	reg.Put(registry.Entry{ID: m.ID, Dir: dir, Version: m.Version, Granted: m.Permissions})
+	if err := reg.Save(); err != nil {
+		return err
+	}
+	w := installWindow(m, lang)
+	if asJSON {
+		return writeJSON(e.stdout, w)
+	}
+	w.print(e.stdout)
+	return nil
+}
+
+// window is what the install window shows before the user says yes.
+type window struct {
+	ID        string               `json:"id"`
+	Name      string               `json:"name"`
+	Version   string               `json:"version"`
+	Runs      string               `json:"runs"`
+	Isolated  bool                 `json:"isolated"`
+	Asks      manifest.Permissions `json:"asks"`
+	Harnesses []string             `json:"harnesses,omitempty"`
+}
+
+func installWindow(m *manifest.Manifest, lang string) window {
+	w := window{ID: m.ID, Name: m.Name.In(lang), Version: m.Version, Asks: m.Permissions}
+	switch m.Run.Kind() {
+	case manifest.RunNone:
+		w.Runs = "nothing runs: it only describes what it adds"
+	case manifest.RunProcess:
+		w.Runs = "runs a program on your computer, with your rights: " + strings.Join(m.Run.Command, " ")
+	default:
+		w.Isolated = true
+		w.Runs = "runs isolated inside Escouade (WebAssembly): it reaches only what it asks below"
+	}
+	for _, hs := range m.Contributes.Harnesses {
+		cmd := strings.Join(append([]string{firstName(hs.Locate.Names)}, hs.ACP.Args...), " ")
+		w.Harnesses = append(w.Harnesses, cmd)
+	}
+	return w
+}
+
+func firstName(names []string) string {
+	if len(names) == 0 {
+		return "?"
+	}
+	return names[0]
+}
+
+func (w window) print(out io.Writer) {
+	fmt.Fprintf(out, "Install %s %s (%s)\n", w.Name, w.Version, w.ID)
+	fmt.Fprintf(out, "It %s.\n", w.Runs)
+	asks := []struct {
+		what string
+		list []string
+	}{
+		{"secrets", w.Asks.Secrets}, {"network hosts", w.Asks.Network},
+		{"folders", w.Asks.Files}, {"programs", w.Asks.Programs},
+	}
+	for _, a := range asks {
+		if len(a.list) > 0 {
+			fmt.Fprintf(out, "It asks for %s: %s\n", a.what, strings.Join(a.list, ", "))
+		}
+	}
+	for _, h := range w.Harnesses {
+		fmt.Fprintf(out, "Its agents will run: %s\n", h)
+	}
+	fmt.Fprintln(out, "Installed.")
+}
+
+func cmdList(e env, args []string) error {
+	home, asJSON, pos, err := homeFlags("list", args, nil)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("list takes no arguments")
+	}
+	reg, err := registry.Open(home)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e.stdout, reg.List())
+	}
+	if len(reg.List()) == 0 {
+		fmt.Fprintln(e.stdout, "no plugin installed (escouade-plugin install DIR)")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tVERSION\tSTATE\tFOLDER")
+	for _, en := range reg.List() {
+		state := "enabled"
+		if en.Disabled {
+			state = "disabled"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", en.ID, en.Version, state, en.Dir)
+	}
+	return tw.Flush()
+}
+
+func cmdJournal(e env, args []string) error {
+	var n int
+	var follow bool
+	home, asJSON, pos, err := homeFlags("journal", args, func(fs *flag.FlagSet) {
+		fs.IntVar(&n, "n", 500, "how many last lines")
+		fs.BoolVar(&follow, "f", false, "keep writing new lines as they come")
+	})
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("want a plugin id: escouade-plugin journal ID [-n N] [-f]")
+	}
+	lines, err := journal.ReadTail(home, pos[0], n)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		if lines == nil {
+			lines = []string{}
+		}
+		if err := writeJSON(e.stdout, map[string]any{"id": pos[0], "lines": lines}); err != nil {
+			return err
+		}
+	} else {
+		for _, l := range lines {
+			fmt.Fprintln(e.stdout, l)
+		}
+	}
+	if follow {
+		return followJournal(e, journal.Path(home, pos[0]), asJSON)
+	}
+	return nil
+}
+
+// cmdSwitch changes what the registry records for an installed plugin. A
+// running host applies the same change through its own console or API.
+func cmdSwitch(op string) func(e env, args []string) error {
+	return func(e env, args []string) error {
+		home, asJSON, pos, err := homeFlags(op, args, nil)
+		if err != nil {
+			return err
+		}
+		if len(pos) != 1 {
+			return usagef("want a plugin id: escouade-plugin %s ID", op)
+		}
+		reg, err := registry.Open(home)
+		if err != nil {
+			return err
+		}
+		en, ok := reg.Get(pos[0])
+		if !ok {
+			return fmt.Errorf("no installed plugin %s (escouade-plugin list shows them)", pos[0])
+		}
+		switch op {
+		case "enable", "restart":
+			en.Disabled = false
+		case "disable":
+			en.Disabled = true
+		}
+		reg.Put(en)
+		if err := reg.Save(); err != nil {
+			return err
+		}
+		msg := map[string]string{
+			"enable":  "enabled: it starts at its next activation",
+			"disable": "disabled: it does not start until enabled",
+			"restart": "restarted: its crashes are forgotten; it starts at its next activation",
+		}[op]
+		if asJSON {
+			return writeJSON(e.stdout, map[string]any{"id": en.ID, "disabled": en.Disabled, "message": msg})
+		}
+		fmt.Fprintf(e.stdout, "%s %s\n", en.ID, msg)
+		return nil
+	}
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

@@ -1,0 +1,190 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/journal"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// halt shuts the running program down (shutdown call first, within ctx and
+// its delay, then stopped with its group) and leaves the plugin in state s.
+func (p *Plugin) halt(ctx context.Context, s State, reason string) {
+	p.mu.Lock()
+	inst := p.inst
+	if inst != nil {
+		inst.stopping = true
+	}
+	if p.state != StateDisabled || s == StateDisabled {
+		p.setState(s, reason)
+	}
+	p.failQueueLocked(defaultOutcome(Stopped, reason))
+	p.mu.Unlock()
+	if inst == nil {
+		return
+	}
+	inst.shutdown(ctx)
+	<-inst.done
+	p.journal.Write(journal.TagStop, "stopped: "+reason)
+}
+
+// shutdown asks the program to end, then stops it and all it started.
+func (i *instance) shutdown(ctx context.Context) {
+	<-i.launched
+	i.p.mu.Lock()
+	greeted := i.initialized
+	i.p.mu.Unlock()
+	if greeted {
+		ctx, cancel := context.WithTimeout(ctx, i.p.h.delay("shutdown"))
+		i.conn.Call(ctx, "shutdown", nil)
+		cancel()
+	}
+	if i.prog != nil {
+		i.prog.Stop(context.Background(), i.p.h.opts.StopGrace)
+		i.prog.KillGroup()
+	}
+}
+
+// Disable stops the program; calls get the default answer until Enable.
+func (p *Plugin) Disable(ctx context.Context) {
+	p.halt(ctx, StateDisabled, "disabled")
+}
+
+// Enable switches a disabled plugin back on; it starts on its next
+// activation.
+func (p *Plugin) Enable() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.state == StateDisabled {
+		p.setState(StateIdle, "")
+	}
+}
+
+// ErrDisabled is returned by Restart on a disabled plugin.
+var ErrDisabled = errors.New("the plugin is disabled: enable it first")
+
+// Restart stops the program if it runs and starts it again now, its crash
+// history forgotten.
+func (p *Plugin) Restart(ctx context.Context) error {
+	if p.Status().State == StateDisabled {
+		return ErrDisabled
+	}
+	p.halt(ctx, StateIdle, "restart asked")
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.crashes.forget()
+	if p.m.Run.Kind() == manifest.RunNone {
+		return fmt.Errorf("plugin %s has no program to start", p.m.ID)
+	}
+	if p.state == StateIdle && p.inst == nil {
+		p.startLocked(StateStarting)
+	}
+	return nil
+}
+
+// SetGranted changes what the user granted; a running program restarts with
+// the permissions of now.
+func (p *Plugin) SetGranted(ctx context.Context, granted manifest.Permissions) error {
+	return p.change(ctx, "permissions changed", func() error {
+		p.granted = granted
+		return nil
+	})
+}
+
+// Granted is what the user granted now.
+func (p *Plugin) Granted() manifest.Permissions {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.granted
+}
+
+// Update installs a new version of the plugin; a running program restarts
+// with the manifest of now. Permissions granted before stay granted where
+// the new manifest still asks them.
+func (p *Plugin) Update(ctx context.Context, m *manifest.Manifest) error {
+	if m.ID != p.ID() {
+		return fmt.Errorf("the update is plugin %s, not %s", m.ID, p.ID())
+	}
+	return p.change(ctx, "updated to "+m.Version, func() error {
+		p.granted = intersect(p.granted, m.Permissions)
+		p.m = m
+		return nil
+	})
+}
+
+// change applies a user change: the program stops (shutdown first) and, if
+// it was running, starts again with what is true now.
+func (p *Plugin) change(ctx context.Context, reason string, apply func() error) error {
+	p.mu.Lock()
+	running := p.inst != nil
+	disabled := p.state == StateDisabled
+	p.mu.Unlock()
+	if running {
+		p.halt(ctx, StateIdle, reason)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err := apply(); err != nil {
+		return err
+	}
+	if running && !disabled && p.state == StateIdle && p.inst == nil {
+		p.startLocked(StateStarting)
+	}
+	return nil
+}
+
+// intersect keeps the grants of had that want still asks for.
+func intersect(had, want manifest.Permissions) manifest.Permissions {
+	keep := func(a, b []string) []string {
+		var out []string
+		for _, x := range a {
+			for _, y := range b {
+				if x == y {
+					out = append(out, x)
+					break
+				}
+			}
+		}
+		return out
+	}
+	return manifest.Permissions{
+		Secrets:  keep(had.Secrets, want.Secrets),
+		Network:  keep(had.Network, want.Network),
+		Files:    keep(had.Files, want.Files),
+		Programs: keep(had.Programs, want.Programs),
+	}
+}
+
+// launchSpecLocked snapshots what a new program gets: the manifest and
+// environment of now.
+func (p *Plugin) launchSpecLocked() LaunchSpec {
+	return LaunchSpec{
+		Manifest: p.m,
+		Env:      p.h.pluginEnv(p.m.ID),
+		Stderr:   func(line string) { p.journal.Write(journal.TagStderr, line) },
+	}
+}
+
+// pluginEnv is the app's environment plus the four ESCOUADE_ variables.
+func (h *Host) pluginEnv(id string) []string {
+	own := map[string]string{
+		"ESCOUADE_PLUGIN_ID":  id,
+		"ESCOUADE_PLUGIN_API": "1",
+		"ESCOUADE_VERSION":    h.opts.AppVersion,
+		"ESCOUADE_LANG":       h.opts.Lang,
+	}
+	env := make([]string, 0, len(h.opts.Env)+len(own))
+	for _, kv := range h.opts.Env {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, mine := own[name]; !mine {
+			env = append(env, kv)
+		}
+	}
+	for k, v := range own {
+		env = append(env, k+"="+v)
+	}
+	return env
+}

@@ -1,0 +1,149 @@
+// Package host runs Escouade's plugins: one supervisor per plugin that
+// starts its program on activation, speaks protocol 1 to it, serves what it
+// asks (secrets, settings, log, files), restarts it after a crash, watches
+// its memory and stops it with the host.
+//
+//	h := host.New(host.Options{Keychain: keychain.NewMemory()})
+//	defer h.Close(ctx)
+//	p, err := h.Add(m, host.Config{})
+//	out := p.Call(ctx, "test/do", map[string]any{"x": 1})
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/journal"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
+)
+
+// Host holds every plugin of the app.
+type Host struct {
+	opts Options
+
+	mu      sync.Mutex
+	plugins map[string]*Plugin
+	closed  bool
+}
+
+// New makes a host; nothing runs until a plugin is activated.
+func New(opts Options) *Host {
+	return &Host{opts: opts.withDefaults(), plugins: map[string]*Plugin{}}
+}
+
+// Options is the host's configuration, defaults applied.
+func (h *Host) Options() Options { return h.opts }
+
+// Config is what the user chose for a plugin.
+type Config struct {
+	// Granted is what the user granted; nil grants all the manifest asks.
+	Granted *manifest.Permissions
+	// Settings holds the values the user chose in the app, by key.
+	Settings map[string]json.RawMessage
+	// Disabled adds the plugin switched off.
+	Disabled bool
+}
+
+// Add registers a plugin. Its program starts on its first activation.
+func (h *Host) Add(m *manifest.Manifest, cfg Config) (*Plugin, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, fmt.Errorf("host is closed")
+	}
+	if _, dup := h.plugins[m.ID]; dup {
+		return nil, fmt.Errorf("plugin %s is already added", m.ID)
+	}
+	j, err := journal.Open(h.opts.Home, m.ID, journal.Options{})
+	if err != nil {
+		return nil, err
+	}
+	p := &Plugin{h: h, journal: j, m: m, settings: cfg.Settings, state: StateIdle}
+	p.queue.max = h.opts.QueueSize
+	p.granted = m.Permissions
+	if cfg.Granted != nil {
+		p.granted = *cfg.Granted
+	}
+	if cfg.Disabled {
+		p.state = StateDisabled
+	}
+	h.plugins[m.ID] = p
+	return p, nil
+}
+
+// Plugin returns the plugin of that id.
+func (h *Host) Plugin(id string) (*Plugin, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.plugins[id]
+	return p, ok
+}
+
+// Plugins lists the plugins by id.
+func (h *Host) Plugins() []*Plugin {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	list := make([]*Plugin, 0, len(h.plugins))
+	for _, p := range h.plugins {
+		list = append(list, p)
+	}
+	sort.Slice(list, func(a, b int) bool { return list[a].m.ID < list[b].m.ID })
+	return list
+}
+
+// Fact tells every plugin a fact happened (PROTOCOL §2).
+func (h *Host) Fact(name string, params any) {
+	for _, p := range h.Plugins() {
+		p.Fact(name, params)
+	}
+}
+
+// Close sends shutdown to every running plugin at once, waits for their
+// answers ShutdownWait at most for all of them together, then stops each
+// program and all it started, and closes the journals.
+func (h *Host) Close(ctx context.Context) error {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	plugins := h.Plugins()
+	ctx, cancel := context.WithTimeout(ctx, h.opts.ShutdownWait)
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, p := range plugins {
+		wg.Go(func() { p.halt(ctx, StateStopped, "the host closed") })
+	}
+	wg.Wait()
+	var first error
+	for _, p := range plugins {
+		if err := p.journal.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// delay is how long the host waits for a plugin's answer to method.
+func (h *Host) delay(method string) time.Duration {
+	if d, ok := h.opts.Delays[method]; ok {
+		return d
+	}
+	return protocol.Delay(method)
+}
+
+// initializeParams is the first message to a program (PROTOCOL §4).
+func (h *Host) initializeParams(m *manifest.Manifest) map[string]any {
+	return map[string]any{
+		"protocolVersion": protocol.Version,
+		"escouade":        map[string]any{"version": h.opts.AppVersion},
+		"plugin":          map[string]any{"id": m.ID, "version": m.Version},
+		"lang":            h.opts.Lang,
+		"capabilities": map[string]bool{
+			"batch": true, "secrets": true, "settings": true, "log": true, "attach": true,
+		},
+	}
+}

@@ -1,0 +1,107 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/keychain"
+)
+
+// AppVersion is the Escouade version this host stands for unless
+// Options.AppVersion says otherwise.
+const AppVersion = "2.2.0"
+
+// Options configures a Host. The zero value means the documented defaults.
+type Options struct {
+	// Home holds plugin-logs/ and state; default ~/.escouade.
+	Home string
+	// AppVersion is given to plugins as ESCOUADE_VERSION and in initialize;
+	// default AppVersion.
+	AppVersion string
+	// Lang is the interface language given to plugins; default "en".
+	Lang string
+	// Keychain serves secrets/get; nil answers -32002 (out of reach).
+	Keychain keychain.Keychain
+	// Projects maps a project id to its folder (for .escouade.yml).
+	Projects func(id string) (dir string, ok bool)
+	// Env is the app's environment given to processes; default os.Environ().
+	Env []string
+	// Delays overrides the delay of host→plugin calls by method name (tests).
+	Delays map[string]time.Duration
+	// MemoryLimit stops a process plugin past this many bytes; default 1024 MB.
+	MemoryLimit uint64
+	// MemoryPeriod is how often memory is read; default 2 s.
+	MemoryPeriod time.Duration
+	// MaxRestarts within RestartWindow are allowed; the next crash stops the
+	// plugin. Defaults 3 and 5 minutes.
+	MaxRestarts   int
+	RestartWindow time.Duration
+	// QueueSize bounds what waits while a plugin starts; default 256.
+	QueueSize int
+	// ShutdownWait is how long Close waits for shutdown answers, all plugins
+	// together; default 1 s.
+	ShutdownWait time.Duration
+	// StopGrace is each step of stopping a program (stdin closed, then
+	// SIGTERM, then SIGKILL); default 500 ms.
+	StopGrace time.Duration
+	// Launch starts programs; default the process launcher (and, later, WASM).
+	Launch Launcher
+	// OnState is told every state change (from the plugin's goroutines).
+	OnState func(id string, s Status)
+}
+
+// MB is the unit memory is reported in (a mebibyte, as the OS tools show it).
+const MB = 1 << 20
+
+func (o Options) withDefaults() Options {
+	if o.Home == "" {
+		o.Home = DefaultHome()
+	}
+	if o.AppVersion == "" {
+		o.AppVersion = AppVersion
+	}
+	if o.Lang == "" {
+		o.Lang = "en"
+	}
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+	if o.MemoryLimit == 0 {
+		o.MemoryLimit = 1024 * MB
+	}
+	if o.MemoryPeriod == 0 {
+		o.MemoryPeriod = 2 * time.Second
+	}
+	if o.MaxRestarts == 0 {
+		o.MaxRestarts = 3
+	}
+	if o.RestartWindow == 0 {
+		o.RestartWindow = 5 * time.Minute
+	}
+	if o.QueueSize == 0 {
+		o.QueueSize = 256
+	}
+	if o.ShutdownWait == 0 {
+		o.ShutdownWait = time.Second
+	}
+	if o.StopGrace == 0 {
+		o.StopGrace = 500 * time.Millisecond
+	}
+	if o.Launch == nil {
+		o.Launch = LaunchProcess
+	}
+	return o
+}
+
+// DefaultHome is $ESCOUADE_HOME, else ~/.escouade.
+func DefaultHome() string {
+	if h := os.Getenv("ESCOUADE_HOME"); h != "" {
+		return h
+	}
+	dir, err := os.UserHomeDir()
+	if err != nil {
+		return ".escouade"
+	}
+	return filepath.Join(dir, ".escouade")
+}

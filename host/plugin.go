@@ -1,0 +1,217 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/escouade-dev/escouade-plugin/journal"
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// Plugin supervises one plugin: it starts its program on activation, holds
+// the queue while it starts, restarts it after a crash, and stops it for
+// good past the limits. All of its state is guarded by mu.
+type Plugin struct {
+	h       *Host
+	journal *journal.Journal
+
+	mu       sync.Mutex
+	m        *manifest.Manifest
+	granted  manifest.Permissions
+	settings map[string]json.RawMessage
+	state    State
+	reason   string
+	inst     *instance // the program now, nil when none runs
+	queue    queue
+	attaches []attachment // latest params per agent, in first-attach order
+	crashes  crashLog
+}
+
+type attachment struct {
+	agent  string
+	params json.RawMessage
+}
+
+// ID is the plugin id.
+func (p *Plugin) ID() string { return p.m.ID }
+
+// Manifest is the manifest the plugin runs with now.
+func (p *Plugin) Manifest() *manifest.Manifest {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.m
+}
+
+// Journal is the plugin's journal.
+func (p *Plugin) Journal() *journal.Journal { return p.journal }
+
+// Status is the plugin's state now.
+func (p *Plugin) Status() Status {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.statusLocked()
+}
+
+func (p *Plugin) statusLocked() Status {
+	s := Status{State: p.state, Reason: p.reason, Crashes: p.crashes.count()}
+	if p.inst != nil && p.inst.prog != nil {
+		s.PID = p.inst.prog.PID()
+	}
+	return s
+}
+
+// setState changes the state and tells the app. Called with mu held.
+func (p *Plugin) setState(s State, reason string) {
+	p.state, p.reason = s, reason
+	if p.h.opts.OnState != nil {
+		st := p.statusLocked()
+		go p.h.opts.OnState(p.m.ID, st)
+	}
+}
+
+// Call sends a call to the plugin and waits for its outcome: the plugin's
+// result or error, or the default answer with its reason.
+func (p *Plugin) Call(ctx context.Context, method string, params any) Outcome {
+	r := newRequest(kindCall, method, params)
+	p.submit(r)
+	select {
+	case outs := <-r.done:
+		return outs[0]
+	case <-ctx.Done():
+		return defaultOutcome(TimedOut, fmt.Sprintf("%s: %v", method, ctx.Err()))
+	}
+}
+
+// Notify sends a notification; it waits in the queue while the program
+// starts.
+func (p *Plugin) Notify(method string, params any) {
+	p.submit(newRequest(kindNotify, method, params))
+}
+
+// Batch sends the calls as one JSON-RPC batch and returns one outcome per
+// call, in order (a notification's stays zero).
+func (p *Plugin) Batch(ctx context.Context, calls []jsonrpc.BatchCall) []Outcome {
+	r := newRequest(kindBatch, "", nil)
+	r.batch = calls
+	p.submit(r)
+	select {
+	case outs := <-r.done:
+		return outs
+	case <-ctx.Done():
+		r := &request{kind: kindBatch, batch: calls, done: make(chan []Outcome, 1)}
+		r.finish(defaultOutcome(TimedOut, ctx.Err().Error()))
+		return <-r.done
+	}
+}
+
+// Fact tells the plugin a fact happened. It starts the program when its
+// activation names the fact, and delivers event/<name>. It reports whether
+// the plugin listens to it.
+func (p *Plugin) Fact(name string, params any) bool {
+	p.mu.Lock()
+	listens := p.m.Activates(name)
+	p.mu.Unlock()
+	if listens {
+		p.submit(newRequest(kindNotify, "event/"+name, params))
+	}
+	return listens
+}
+
+// Attach sends agent/attach with params plus "agent"; it is kept (latest per
+// agent) and sent again, in order, to every new program before anything
+// else.
+func (p *Plugin) Attach(ctx context.Context, agent string, params json.RawMessage) (Outcome, error) {
+	full, err := withAgent(params, agent)
+	if err != nil {
+		return Outcome{}, err
+	}
+	p.mu.Lock()
+	p.remember(agent, full)
+	p.mu.Unlock()
+	return p.Call(ctx, "agent/attach", full), nil
+}
+
+func (p *Plugin) remember(agent string, params json.RawMessage) {
+	for i := range p.attaches {
+		if p.attaches[i].agent == agent {
+			p.attaches[i].params = params
+			return
+		}
+	}
+	p.attaches = append(p.attaches, attachment{agent, params})
+}
+
+// withAgent adds "agent" to an object of params (null or absent = {}).
+func withAgent(params json.RawMessage, agent string) (json.RawMessage, error) {
+	obj := map[string]json.RawMessage{}
+	if len(params) > 0 && string(params) != "null" {
+		if err := json.Unmarshal(params, &obj); err != nil {
+			return nil, fmt.Errorf("attach params must be a JSON object: %v", err)
+		}
+	}
+	obj["agent"], _ = json.Marshal(agent)
+	return json.Marshal(obj)
+}
+
+// submit routes a request by state: answered by default at once, queued
+// while the program starts, or sent now.
+func (p *Plugin) submit(r *request) {
+	p.mu.Lock()
+	if o, refuse := p.refusalLocked(r); refuse {
+		p.mu.Unlock()
+		r.finish(o)
+		return
+	}
+	switch p.state {
+	case StateIdle:
+		p.startLocked(StateStarting)
+		p.enqueueLocked(r)
+	case StateStarting, StateRestarting:
+		p.enqueueLocked(r)
+	case StateReady:
+		inst := p.inst
+		if inst.conn.Ended() {
+			// The program is ending: what comes now waits for the next one.
+			p.setState(StateRestarting, "")
+			p.enqueueLocked(r)
+			break
+		}
+		p.mu.Unlock()
+		inst.send(r)
+		return
+	}
+	p.mu.Unlock()
+}
+
+// refusalLocked is the default answer for a plugin that cannot take r.
+func (p *Plugin) refusalLocked(r *request) (Outcome, bool) {
+	switch {
+	case p.state == StateDisabled:
+		return defaultOutcome(Stopped, "disabled"), true
+	case p.state == StateStopped:
+		return defaultOutcome(Stopped, p.reason), true
+	case p.m.Run.Kind() == manifest.RunNone:
+		return defaultOutcome(NotStarted, "not started: it has no program"), true
+	case len(p.m.Activation) == 0:
+		p.journal.Write(journal.TagStop, "not started: it has no activation")
+		return defaultOutcome(NotStarted, "not started: it has no activation"), true
+	}
+	return Outcome{}, false
+}
+
+func (p *Plugin) enqueueLocked(r *request) {
+	if old := p.queue.push(r); old != nil {
+		p.journal.Write(journal.TagDropped, "queue full: dropped "+old.label())
+		old.finish(defaultOutcome(Dropped, "queue full: dropped "+old.label()))
+	}
+}
+
+// failQueueLocked ends everything queued with the default answer.
+func (p *Plugin) failQueueLocked(o Outcome) {
+	for _, r := range p.queue.drain() {
+		r.finish(o)
+	}
+}

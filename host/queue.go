@@ -1,0 +1,104 @@
+package host
+
+import (
+	"encoding/json"
+
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+)
+
+// requestKind tells what the app sends: a call, a notification or a batch.
+type requestKind int
+
+const (
+	kindCall requestKind = iota
+	kindNotify
+	kindBatch
+)
+
+// request is one message from the app on its way to the program. It waits
+// in the queue while the program starts, then is sent in order.
+type request struct {
+	kind   requestKind
+	method string
+	params any
+	batch  []jsonrpc.BatchCall
+	// done receives the outcomes once: one for a call, one per batch entry
+	// (a notification's entry stays zero), none for a notification.
+	done chan []Outcome
+}
+
+func newRequest(kind requestKind, method string, params any) *request {
+	return &request{kind: kind, method: method, params: params, done: make(chan []Outcome, 1)}
+}
+
+// finish gives every answer of r the same default outcome.
+func (r *request) finish(o Outcome) {
+	switch r.kind {
+	case kindCall:
+		r.done <- []Outcome{o}
+	case kindBatch:
+		outs := make([]Outcome, len(r.batch))
+		for i, c := range r.batch {
+			if !c.Notify {
+				outs[i] = o
+			}
+		}
+		r.done <- outs
+	default:
+		r.done <- nil
+	}
+}
+
+// label names r in journal lines.
+func (r *request) label() string {
+	if r.kind == kindBatch {
+		return "batch of " + itoa(len(r.batch))
+	}
+	return r.method
+}
+
+// queue is the bounded FIFO of requests waiting for a program to be ready.
+// It is guarded by the plugin's mutex.
+type queue struct {
+	items []*request
+	max   int
+}
+
+// push appends r and returns the oldest request it had to drop, if any.
+func (q *queue) push(r *request) (dropped *request) {
+	if len(q.items) >= q.max {
+		dropped = q.items[0]
+		q.items[0] = nil
+		q.items = q.items[1:]
+	}
+	q.items = append(q.items, r)
+	return dropped
+}
+
+func (q *queue) pop() (*request, bool) {
+	if len(q.items) == 0 {
+		return nil, false
+	}
+	r := q.items[0]
+	q.items[0] = nil
+	q.items = q.items[1:]
+	return r, true
+}
+
+// drain empties the queue, returning what it held.
+func (q *queue) drain() []*request {
+	items := q.items
+	q.items = nil
+	return items
+}
+
+// outcomeOf turns a wire result into an Outcome.
+func outcomeOf(res json.RawMessage, err error) Outcome {
+	if err == nil {
+		return Outcome{Result: res}
+	}
+	if e, ok := err.(*jsonrpc.Error); ok {
+		return Outcome{Error: e}
+	}
+	return defaultOutcome(Crashed, err.Error())
+}

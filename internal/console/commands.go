@@ -1,0 +1,179 @@
+package console
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// command is one input line; each op reads the fields it needs.
+type command struct {
+	Op          string               `json:"op"`
+	ID          string               `json:"id"`
+	Method      string               `json:"method"`
+	Params      json.RawMessage      `json:"params"`
+	Calls       []batchEntry         `json:"calls"`
+	Name        string               `json:"name"`
+	Agent       string               `json:"agent"`
+	Permissions manifest.Permissions `json:"permissions"`
+	Dir         string               `json:"dir"`
+	N           int                  `json:"n"`
+}
+
+type batchEntry struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Notify bool            `json:"notify"`
+}
+
+type answerLine struct {
+	Op string `json:"op"`
+	ID string `json:"id"`
+	host.Outcome
+}
+
+// handle runs one command; it returns false on close.
+func (c *Console) handle(ctx context.Context, line []byte) bool {
+	var cmd command
+	if err := json.Unmarshal(line, &cmd); err != nil {
+		c.fail("not a command: %v", err)
+		return true
+	}
+	if err := c.dispatch(ctx, &cmd); err != nil {
+		c.fail("%s: %v", cmd.Op, err)
+	}
+	return cmd.Op != "close"
+}
+
+func (c *Console) dispatch(ctx context.Context, cmd *command) error {
+	switch cmd.Op {
+	case "call":
+		return c.call(ctx, cmd)
+	case "notify":
+		if cmd.Method == "" {
+			return fmt.Errorf(`"method" is required`)
+		}
+		c.Plugin.Notify(cmd.Method, params(cmd.Params))
+	case "batch":
+		return c.batch(ctx, cmd)
+	case "fact":
+		if cmd.Name == "" {
+			return fmt.Errorf(`"name" is required`)
+		}
+		c.Plugin.Fact(cmd.Name, params(cmd.Params))
+	case "attach":
+		return c.attach(ctx, cmd)
+	case "restart", "enable", "disable", "grant", "revoke", "update":
+		return c.change(ctx, cmd)
+	case "state":
+		c.writeState(c.Plugin.Status())
+	case "journal":
+		c.writeJournal(cmd.N)
+	case "close":
+	case "":
+		return fmt.Errorf(`a command needs an "op"`)
+	default:
+		return fmt.Errorf("unknown op %q (ops: call, notify, batch, fact, attach, restart, enable, disable, grant, revoke, update, state, journal, close)", cmd.Op)
+	}
+	return nil
+}
+
+// params keeps absent params absent on the wire.
+func params(raw json.RawMessage) any {
+	if len(raw) == 0 {
+		return nil
+	}
+	return raw
+}
+
+func (c *Console) call(ctx context.Context, cmd *command) error {
+	if cmd.Method == "" || cmd.ID == "" {
+		return fmt.Errorf(`"id" and "method" are required`)
+	}
+	c.calls.Go(func() {
+		out := c.Plugin.Call(ctx, cmd.Method, params(cmd.Params))
+		c.write(answerLine{Op: "answer", ID: cmd.ID, Outcome: out})
+	})
+	return nil
+}
+
+func (c *Console) batch(ctx context.Context, cmd *command) error {
+	if cmd.ID == "" || len(cmd.Calls) == 0 {
+		return fmt.Errorf(`"id" and a non-empty "calls" are required`)
+	}
+	calls := make([]jsonrpc.BatchCall, len(cmd.Calls))
+	for i, e := range cmd.Calls {
+		if e.Method == "" {
+			return fmt.Errorf("calls[%d] has no method", i)
+		}
+		calls[i] = jsonrpc.BatchCall{Method: e.Method, Params: params(e.Params), Notify: e.Notify}
+	}
+	c.calls.Go(func() {
+		outs := c.Plugin.Batch(ctx, calls)
+		for i, out := range outs {
+			if !calls[i].Notify {
+				c.write(answerLine{Op: "answer", ID: cmd.ID + "." + strconv.Itoa(i), Outcome: out})
+			}
+		}
+	})
+	return nil
+}
+
+func (c *Console) attach(ctx context.Context, cmd *command) error {
+	if cmd.Agent == "" {
+		return fmt.Errorf(`"agent" is required`)
+	}
+	c.calls.Go(func() {
+		out, err := c.Plugin.Attach(ctx, cmd.Agent, cmd.Params)
+		if err != nil {
+			c.fail("attach: %v", err)
+			return
+		}
+		c.write(answerLine{Op: "answer", ID: cmd.Agent, Outcome: out})
+	})
+	return nil
+}
+
+// change runs a user change, then answers with the state.
+func (c *Console) change(ctx context.Context, cmd *command) error {
+	p := c.Plugin
+	var err error
+	switch cmd.Op {
+	case "restart":
+		err = p.Restart(ctx)
+	case "enable":
+		p.Enable()
+	case "disable":
+		p.Disable(ctx)
+	case "grant":
+		err = p.SetGranted(ctx, grant(p.Granted(), cmd.Permissions, p.Manifest().Permissions))
+	case "revoke":
+		err = p.SetGranted(ctx, revoke(p.Granted(), cmd.Permissions))
+	case "update":
+		err = c.update(ctx, cmd.Dir)
+	}
+	if err != nil {
+		return err
+	}
+	c.writeState(p.Status())
+	return nil
+}
+
+func (c *Console) update(ctx context.Context, dir string) error {
+	if dir == "" {
+		return fmt.Errorf(`"dir" is required`)
+	}
+	if c.Load == nil {
+		return fmt.Errorf("updates are not available here")
+	}
+	apply, err := c.Load(dir)
+	if err != nil {
+		return err
+	}
+	return apply(ctx, c.Plugin)
+}

@@ -1,0 +1,90 @@
+// Package registry records the plugins installed under the host's home:
+// where each one's folder is, whether the user enabled it and what the user
+// granted. It is one small JSON file, <home>/plugins.json, rewritten whole
+// through a temporary file so a crash never leaves it half written.
+package registry
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// FileName is the registry file inside the home folder.
+const FileName = "plugins.json"
+
+// Entry is one installed plugin.
+type Entry struct {
+	ID       string               `json:"id"`
+	Dir      string               `json:"dir"`
+	Version  string               `json:"version"`
+	Disabled bool                 `json:"disabled,omitempty"`
+	Granted  manifest.Permissions `json:"granted"`
+}
+
+// Registry is the set of installed plugins of one home.
+type Registry struct {
+	path    string
+	entries map[string]Entry
+}
+
+// Open reads the registry of home; a missing file is an empty registry.
+func Open(home string) (*Registry, error) {
+	r := &Registry{path: filepath.Join(home, FileName), entries: map[string]Entry{}}
+	data, err := os.ReadFile(r.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var list []Entry
+	if err := json.Unmarshal(data, &list); err != nil {
+		return nil, fmt.Errorf("%s is damaged (%v): fix or remove it, then install the plugins again", r.path, err)
+	}
+	for _, e := range list {
+		r.entries[e.ID] = e
+	}
+	return r, nil
+}
+
+// Get returns the entry of id.
+func (r *Registry) Get(id string) (Entry, bool) {
+	e, ok := r.entries[id]
+	return e, ok
+}
+
+// Put adds or replaces an entry.
+func (r *Registry) Put(e Entry) { r.entries[e.ID] = e }
+
+// List returns the entries by id.
+func (r *Registry) List() []Entry {
+	list := make([]Entry, 0, len(r.entries))
+	for _, e := range r.entries {
+		list = append(list, e)
+	}
+	sort.Slice(list, func(a, b int) bool { return list[a].ID < list[b].ID })
+	return list
+}
+
+// Save writes the registry back.
+func (r *Registry) Save() error {
+	data, err := json.MarshalIndent(r.List(), "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(r.path), 0o700); err != nil {
+		return err
+	}
+	tmp := r.path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, r.path)
+}
