@@ -1,0 +1,128 @@
+package conformance
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestDecodeBenchFile(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		wantErr string // a part of the error; "" for none
+	}{
+		{"empty object", `{}`, ""},
+		{"full", `{"secrets":{"k":"v"},"settings":{"a":1},"scenarios":[{"name":"a","call":"x/y","params":[1],` +
+			`"expect":{"result":null}},{"name":"b","call":"x/y","expect":{"error":{"code":-32601,"message":"m"}}},` +
+			`{"name":"c","call":"x/y","params":null}]}`, ""},
+		{"not JSON", `{`, "unexpected EOF"},
+		{"not an object", `[]`, "cannot unmarshal array"},
+		{"data after", `{} {}`, "data after the JSON object"},
+		{"unknown member", `{"scenario":[]}`, `unknown field "scenario"`},
+		{"unknown scenario member", `{"scenarios":[{"name":"a","method":"x"}]}`, `unknown field "method"`},
+		{"no name", `{"scenarios":[{"call":"x"}]}`, "/scenarios/0: name: is required"},
+		{"no call", `{"scenarios":[{"name":"a"}]}`, "/scenarios/0: call: is required"},
+		{"scalar params", `{"scenarios":[{"name":"a","call":"x","params":3}]}`, "params: must be an object or an array"},
+		{"both expectations", `{"scenarios":[{"name":"a","call":"x","expect":{"result":1,"error":{"code":1}}}]}`, "not both"},
+		{"empty expect", `{"scenarios":[{"name":"a","call":"x","expect":{}}]}`, "give result or error"},
+		{"name twice", `{"scenarios":[{"name":"a","call":"x"},{"name":"a","call":"y"}]}`, "/scenarios/1: name \"a\" is given twice"},
+		{"secret not a string", `{"secrets":{"k":1}}`, "cannot unmarshal number"},
+		{"code not a number", `{"scenarios":[{"name":"a","call":"x","expect":{"error":{"code":"1"}}}]}`, "cannot unmarshal string"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DecodeBenchFile([]byte(tt.in))
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && !strings.Contains(got, tt.wantErr) {
+				t.Errorf("DecodeBenchFile(%s) error %q, want one holding %q", tt.in, got, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestLoadBenchFile(t *testing.T) {
+	dir := t.TempDir()
+	if b, err := LoadBenchFile(dir); b != nil || err != nil {
+		t.Errorf("LoadBenchFile of a folder without one = %v, %v; want nil, nil", b, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, BenchFileName), make([]byte, maxBenchFile+1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadBenchFile(dir); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("LoadBenchFile of a huge file: %v, want it refused as too large", err)
+	}
+}
+
+func FuzzDecodeBenchFile(f *testing.F) {
+	f.Add([]byte(`{"scenarios":[{"name":"a","call":"x/y","expect":{"result":{"a":1}}}]}`))
+	f.Add([]byte(`{"secrets":{"k":"v"},"scenarios":[{"name":"b","call":"x","expect":{"error":{"code":-1}}}]}`))
+	f.Add([]byte(`{"scenarios":[{"name":"a","call":"x"},{"name":"a","call":"x"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := DecodeBenchFile(data)
+		if err != nil {
+			return
+		}
+		names := map[string]bool{}
+		for _, s := range b.Scenarios {
+			if s.Name == "" || s.Call == "" || names[s.Name] || !isParams(s.Params) {
+				t.Fatalf("accepted a scenario that does not hold: %+v", s)
+			}
+			names[s.Name] = true
+		}
+	})
+}
+
+// FuzzVersionProblem: only a result whose protocolVersion is exactly 1
+// passes, and a refusal always says why in the host's words.
+func FuzzVersionProblem(f *testing.F) {
+	for _, seed := range []string{`{"protocolVersion":1}`, `{"protocolVersion":2}`, `{}`, `null`, `{"protocolVersion":"1"}`,
+		`{"protocolVersion":1.0}`, `{"ProtocolVersion":1}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, result []byte) {
+		why := versionProblem(result)
+		var members map[string]any
+		ok := json.Unmarshal(result, &members) == nil
+		raw := map[string]json.RawMessage{}
+		json.Unmarshal(result, &raw)
+		exact := ok && string(raw["protocolVersion"]) == "1"
+		if exact != (why == "") {
+			t.Fatalf("versionProblem(%s) = %q", result, why)
+		}
+		if why != "" && !strings.HasPrefix(why, "it speaks version ") && why != "its answer to initialize has no protocol version" {
+			t.Fatalf("versionProblem(%s) = %q: not the host's words", result, why)
+		}
+	})
+}
+
+func TestSameJSON(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want bool
+	}{
+		{`{"a":1,"b":[1,2]}`, `{"b":[1,2.0],"a":1}`, true},
+		{`1`, `1.0`, true},
+		{`"x"`, `"x"`, true},
+		{`{"a":1}`, `{"a":1,"b":null}`, false},
+		{`[1,2]`, `[2,1]`, false},
+		{`null`, `{}`, false},
+		{`{`, `{`, false},
+	}
+	for _, tt := range tests {
+		if got := sameJSON([]byte(tt.a), []byte(tt.b)); got != tt.want {
+			t.Errorf("sameJSON(%s, %s) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
+	}
+	if diff := cmp.Diff("result {\"a\":1}", describeAnswer(&jsonrpc.Message{Result: []byte(`{ "a" : 1 }`)})); diff != "" {
+		t.Errorf("describeAnswer (-want +got):\n%s", diff)
+	}
+}
