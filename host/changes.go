@@ -15,8 +15,8 @@ import (
 func (p *Plugin) halt(ctx context.Context, s State, reason string) {
 	p.mu.Lock()
 	inst := p.inst
-	if inst != nil {
-		inst.stopping = true
+	if inst != nil && !inst.dying() {
+		inst.stopping = true // a program already dying is a crash: its entry is kept
 	}
 	if p.state != StateDisabled || s == StateDisabled {
 		p.setState(s, reason)

@@ -295,6 +295,9 @@ func (p *Plugin) ended(i *instance) {
 		return
 	}
 	p.journal.Write(journal.TagCrash, crashText(i.prog))
+	if !p.running() {
+		return // halted meanwhile: the crash is recorded, no restart
+	}
 	o := p.h.opts
 	if n := p.crashes.add(time.Now(), o.RestartWindow); n > o.MaxRestarts {
 		reason := fmt.Sprintf("stopped after %d crashes within %s", n, spell(o.RestartWindow))
@@ -304,6 +307,18 @@ func (p *Plugin) ended(i *instance) {
 		return
 	}
 	p.startLocked(StateRestarting)
+}
+
+// dying reports whether the program's stdout has ended while nobody asked
+// it to stop: it is crashing. Called with p.mu held.
+func (i *instance) dying() bool {
+	return i.conn != nil && i.conn.Ended()
+}
+
+// running reports whether the plugin is meant to be running (not halted by
+// the user or the host). Called with p.mu held.
+func (p *Plugin) running() bool {
+	return p.state == StateStarting || p.state == StateReady || p.state == StateRestarting
 }
 
 func crashText(prog Program) string {

@@ -15,34 +15,41 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// stopGrace is short: every program here either honours a stage at once
-// or ignores it for good.
-const stopGrace = 50 * time.Millisecond
+// Graces of the stop tests. A stage the program ignores costs its grace in
+// full, so that grace is short; a stage the program honours returns as soon
+// as it exits, so that grace is long enough for a loaded machine to let the
+// program exit in time.
+const (
+	ignoredGrace  = 50 * time.Millisecond
+	honouredGrace = time.Second
+)
 
 func TestStopEscalates(t *testing.T) {
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	tests := []struct {
-		name string
-		mode string
-		args []string
-		ctx  context.Context
-		want Exit
+		name  string
+		mode  string
+		args  []string
+		ctx   context.Context
+		grace time.Duration
+		want  Exit
 	}{
-		{"closing stdin is enough", "echo", nil, context.Background(), Exit{}},
-		{"SIGTERM ends it", "hold", nil, context.Background(), Exit{Code: -1, Signal: "terminated"}},
-		{"SIGTERM is handled", "term-exit", []string{"7"}, context.Background(), Exit{Code: 7}},
-		{"SIGKILL when SIGTERM is ignored", "ignore-term", nil, context.Background(), Exit{Code: -1, Signal: "killed"}},
-		{"a cancelled context kills at once", "hold", nil, cancelled, Exit{Code: -1, Signal: "killed"}},
+		{"closing stdin is enough", "echo", nil, context.Background(), honouredGrace, Exit{}},
+		{"SIGTERM ends it", "hold", nil, context.Background(), honouredGrace, Exit{Code: -1, Signal: "terminated"}},
+		{"SIGTERM is handled", "term-exit", []string{"7"}, context.Background(), honouredGrace, Exit{Code: 7}},
+		{"SIGKILL when SIGTERM is ignored", "ignore-term", nil, context.Background(), ignoredGrace, Exit{Code: -1, Signal: "killed"}},
+		{"a cancelled context kills at once", "hold", nil, cancelled, time.Hour, Exit{Code: -1, Signal: "killed"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // most of each case is a grace spent waiting
 			p := start(t, fakeSpec(t, tt.mode, tt.args...))
 			waitRunning(t, p, tt.mode)
 			if got := p.Exit(); got != (Exit{}) {
 				t.Errorf("Exit before the end = %v, want the zero Exit", got)
 			}
-			p.Stop(tt.ctx, stopGrace)
+			p.Stop(tt.ctx, tt.grace)
 			if !isClosed(p.Done()) || !isClosed(p.stderrDone) {
 				t.Fatal("Stop returned before the program and its stderr reader ended")
 			}
@@ -76,14 +83,14 @@ func waitRunning(t *testing.T, p *Process, mode string) {
 }
 
 func TestStopTwiceAtOnce(t *testing.T) {
-	p := start(t, fakeSpec(t, "hold"))
-	waitRunning(t, p, "hold")
+	p := start(t, fakeSpec(t, "ignore-term"))
+	waitRunning(t, p, "ignore-term")
 	var wg sync.WaitGroup
 	for range 2 {
-		wg.Go(func() { p.Stop(context.Background(), stopGrace) })
+		wg.Go(func() { p.Stop(context.Background(), ignoredGrace) })
 	}
 	wg.Wait()
-	if diff := cmp.Diff(Exit{Code: -1, Signal: "terminated"}, p.Exit()); diff != "" {
+	if diff := cmp.Diff(Exit{Code: -1, Signal: "killed"}, p.Exit()); diff != "" {
 		t.Errorf("Exit (-want +got):\n%s", diff)
 	}
 	p.KillGroup() // after the end: nothing to do, nothing to fail
@@ -119,7 +126,7 @@ func TestKillGroupKillsOrphanedChild(t *testing.T) {
 
 func TestStopAfterExitKillsOrphanedChild(t *testing.T) {
 	p, child := startOrphaner(t, "fork")
-	p.Stop(context.Background(), stopGrace)
+	p.Stop(context.Background(), ignoredGrace)
 	waitGone(t, child)
 	if !isClosed(p.stderrDone) {
 		t.Error("Stop returned before the stderr reader ended")
@@ -132,7 +139,7 @@ func TestStopClosesStderrHeldByAnEscapedChild(t *testing.T) {
 		_ = syscall.Kill(child, syscall.SIGKILL)
 		waitGone(t, child)
 	})
-	p.Stop(context.Background(), stopGrace)
+	p.Stop(context.Background(), ignoredGrace)
 	if !isClosed(p.stderrDone) {
 		t.Error("Stop returned before the stderr reader ended")
 	}
