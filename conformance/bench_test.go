@@ -140,3 +140,33 @@ func TestBenchJudgesEachFault(t *testing.T) {
 		})
 	}
 }
+
+// TestHostAnswersABatchWithABatch checks what the program reads back when it
+// sends the host a batch: one array line holding the answer of its request
+// (a notification gets none), the fake secret in it.
+func TestHostAnswersABatchWithABatch(t *testing.T) {
+	dir := pluginDir(t, `,"permissions":{"secrets":["token"]}`, "")
+	var read []string
+	plugin := fakePlugin{
+		atStart: []string{`[{"jsonrpc":"2.0","id":"h1","method":"secrets/get","params":{"key":"token"}},` +
+			`{"jsonrpc":"2.0","method":"log","params":{"level":"info","message":"hi"}}]`},
+		answer: func(line []byte) ([]string, bool) {
+			read = append(read, string(line))
+			return wellBehaved(line)
+		},
+	}
+	synctest.Test(t, func(t *testing.T) {
+		r := Run(context.Background(), dir, Options{Transport: fakeTransport{plugin}})
+		if failed := failures(r); len(failed) > 0 {
+			logReport(t, r)
+			t.Fatalf("failed checks %v, want none", failed)
+		}
+	})
+	want := `[{"jsonrpc":"2.0","id":"h1","result":"bench-secret:token"}]`
+	for _, line := range read {
+		if line == want {
+			return
+		}
+	}
+	t.Errorf("the program never read %s; it read:\n%s", want, strings.Join(read, "\n"))
+}

@@ -28,6 +28,9 @@
 //     line holding the answers of both calls.
 //   - notification-batch: a batch of notifications only is answered by
 //     nothing, not even []; the bench listens for Options.QuietWait (300 ms).
+//     What comes in that window, an answer to no call or a line that is not
+//     a message alike, counts against this check rather than stdout's: it is
+//     the plugin's answer to that batch.
 //   - concurrent: two calls written at once are both answered, each under its
 //     own id, in whatever order. A bench cannot make a plugin slow, so it checks
 //     what a host relies on: answers matched by id, not by position.
@@ -51,6 +54,9 @@
 //
 // The result of every call the bench makes to a method of the schema is
 // checked against the schema's result shape, within that call's check.
+// A check waiting for answers stops early once as many answers came under
+// ids the bench never sent as answers are missing: the plugin re-typed or
+// dropped the ids, and waiting out the delay would only repeat it.
 //
 // # Scenarios: escouade-bench.json
 //
