@@ -30,8 +30,8 @@ type Check struct {
 	Fix   string
 }
 
-// Checks returns the built-in checks in the order they run; scenario rows
-// come between unknown-method and host-requests.
+// Checks returns the built-in checks in the order they run; the rows of
+// the scenarios come where CheckScenarios stands.
 func Checks() []Check {
 	return []Check{
 		{CheckManifest, "the manifest holds",
@@ -40,8 +40,6 @@ func Checks() []Check {
 			`make run.command name a program that exists and runs: a first element starting with "./" is relative to the plugin folder and must be executable; any other is looked up in PATH`},
 		{CheckInitialize, "initialize answered with protocol version 1 in time",
 			`answer initialize at once with {"protocolVersion":1,"capabilities":{…}}, before any slow setup`},
-		{CheckDelay, "a call answered within its delay",
-			"answer every call within its delay (PROTOCOL.md §4); answer -32601 at once to a method you do not serve, and do slow work away from the loop that reads stdin"},
 		{CheckIDs, "ids echoed exactly",
 			"copy each request's id into its answer as it came: never parse it as a float (9007199254740993 must stay exact) nor change its type"},
 		{CheckBatch, "a batch answered by one batch",
@@ -52,6 +50,8 @@ func Checks() []Check {
 			"read stdin line by line (two requests may arrive in one read) and answer each under its own id, in any order"},
 		{CheckUnknownMethod, "an unknown method answered -32601",
 			`answer a method you do not serve with {"code":-32601,"message":"Method not found"}`},
+		{CheckDelay, "a call answered within its delay",
+			"answer every call within its delay (PROTOCOL.md §4); answer -32601 at once to a method you do not serve, and do slow work away from the loop that reads stdin"},
 		{CheckScenarios, "escouade-bench.json holds",
 			"correct escouade-bench.json: see the format in the bench's documentation"},
 		{CheckHostRequests, "what it asks of the host stays inside its permissions",

@@ -19,9 +19,6 @@
 //   - start: the program starts.
 //   - initialize: answered within its delay (10 s) with protocolVersion 1 and
 //     a result valid against the protocol schema.
-//   - delay: a call with the shortest delay of the protocol, a decision
-//     (permissions/escouade-bench, 500 ms), is answered in time; a result or
-//     any error will do.
 //   - ids: ids come back byte for byte: a string id holding escaped quotes and
 //     the integer 9007199254740993, which a float parser rounds.
 //   - batch: a batch of two calls and a notification is answered by one array
@@ -35,6 +32,9 @@
 //     own id, in whatever order. A bench cannot make a plugin slow, so it checks
 //     what a host relies on: answers matched by id, not by position.
 //   - unknown-method: a method the plugin does not serve is answered -32601.
+//   - delay: a call with the shortest delay of the protocol, a decision
+//     (permissions/escouade-bench, 500 ms), is answered in time; a result or
+//     any error will do.
 //   - scenario: <name>: one row per scenario of escouade-bench.json.
 //   - host-requests: what the program asked of the host held: methods a
 //     process is served, params valid against the schema, secrets and files
