@@ -47,7 +47,8 @@ type Options struct {
 	StopGrace time.Duration
 	// Launch starts programs; default the process launcher (and, later, WASM).
 	Launch Launcher
-	// OnState is told every state change (from the plugin's goroutines).
+	// OnState is told every state change, in order, with the plugin's lock
+	// held: it must be quick and must not call the plugin back.
 	OnState func(id string, s Status)
 }
 

@@ -67,21 +67,35 @@ func (p *Plugin) statusLocked() Status {
 func (p *Plugin) setState(s State, reason string) {
 	p.state, p.reason = s, reason
 	if p.h.opts.OnState != nil {
-		st := p.statusLocked()
-		go p.h.opts.OnState(p.m.ID, st)
+		p.h.opts.OnState(p.m.ID, p.statusLocked())
 	}
 }
 
 // Call sends a call to the plugin and waits for its outcome: the plugin's
 // result or error, or the default answer with its reason.
 func (p *Plugin) Call(ctx context.Context, method string, params any) Outcome {
+	return p.Go(method, params).Wait(ctx)
+}
+
+// Pending is a call the plugin took (answered by default, queued or sent,
+// in the order Go was called), whose outcome Wait gives.
+type Pending struct{ r *request }
+
+// Go submits a call now and leaves the waiting to Wait, so a caller can keep
+// the order of what it sends without waiting for each answer in turn.
+func (p *Plugin) Go(method string, params any) *Pending {
 	r := newRequest(kindCall, method, params)
 	p.submit(r)
+	return &Pending{r}
+}
+
+// Wait returns the call's outcome, or the default answer when ctx ends first.
+func (c *Pending) Wait(ctx context.Context) Outcome {
 	select {
-	case outs := <-r.done:
+	case outs := <-c.r.done:
 		return outs[0]
 	case <-ctx.Done():
-		return defaultOutcome(TimedOut, fmt.Sprintf("%s: %v", method, ctx.Err()))
+		return defaultOutcome(TimedOut, fmt.Sprintf("%s: %v", c.r.method, ctx.Err()))
 	}
 }
 
@@ -94,14 +108,28 @@ func (p *Plugin) Notify(method string, params any) {
 // Batch sends the calls as one JSON-RPC batch and returns one outcome per
 // call, in order (a notification's stays zero).
 func (p *Plugin) Batch(ctx context.Context, calls []jsonrpc.BatchCall) []Outcome {
+	return p.GoBatch(calls).Wait(ctx)
+}
+
+// PendingBatch is a batch the plugin took, whose outcomes Wait gives.
+type PendingBatch struct{ r *request }
+
+// GoBatch submits a batch now; Wait gives its outcomes.
+func (p *Plugin) GoBatch(calls []jsonrpc.BatchCall) *PendingBatch {
 	r := newRequest(kindBatch, "", nil)
 	r.batch = calls
 	p.submit(r)
+	return &PendingBatch{r}
+}
+
+// Wait returns one outcome per call, in order (a notification's stays
+// zero), or default answers when ctx ends first.
+func (b *PendingBatch) Wait(ctx context.Context) []Outcome {
 	select {
-	case outs := <-r.done:
+	case outs := <-b.r.done:
 		return outs
 	case <-ctx.Done():
-		r := &request{kind: kindBatch, batch: calls, done: make(chan []Outcome, 1)}
+		r := &request{kind: kindBatch, batch: b.r.batch, done: make(chan []Outcome, 1)}
 		r.finish(defaultOutcome(TimedOut, ctx.Err().Error()))
 		return <-r.done
 	}

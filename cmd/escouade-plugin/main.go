@@ -37,6 +37,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"run":     {"run DIR: a headless host for the plugin in DIR (JSON-lines console)", cmdRun},
+		"test":    {"test DIR [--json]: the conformance bench", cmdTest},
 		"install": {"install DIR: validate and record a plugin", cmdInstall},
 		"list":    {"list: the installed plugins", cmdList},
 		"journal": {"journal ID [-n N] [-f]: a plugin's journal", cmdJournal},
@@ -79,7 +80,7 @@ var errFailed = fmt.Errorf("failed")
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: escouade-plugin COMMAND [flags] [args]")
 	fmt.Fprintln(w, "\ncommands:")
-	names := []string{"run", "install", "list", "journal", "restart", "enable", "disable"}
+	names := []string{"run", "test", "install", "list", "journal", "restart", "enable", "disable"}
 	for _, n := range names {
 		fmt.Fprintf(w, "  %s\n", commands()[n].summary)
 	}

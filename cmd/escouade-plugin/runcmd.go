@@ -23,6 +23,9 @@ func cmdRun(e env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want one plugin folder: escouade-plugin run DIR")
 	}
+	if err := c.check(); err != nil {
+		return err
+	}
 	m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: c.appVersion})
 	if err != nil {
 		return err
@@ -46,8 +49,14 @@ func cmdRun(e env, args []string) error {
 	return con.Serve(context.Background(), e.stdin, e.stdout)
 }
 
-// hostOptions turns the common flags into host options for plugin id.
-func (c *common) hostOptions(id string) (host.Options, error) {
+// check refuses flag values that do not parse, before anything is loaded.
+func (c *common) check() error {
+	_, err := c.hostOptionsWithout()
+	return err
+}
+
+// hostOptionsWithout turns the flags into host options, without the keychain.
+func (c *common) hostOptionsWithout() (host.Options, error) {
 	limit, err := parseSize(c.memoryLimit)
 	if err != nil {
 		return host.Options{}, usageError{err.Error()}
@@ -59,19 +68,24 @@ func (c *common) hostOptions(id string) (host.Options, error) {
 	if c.lang != "en" && c.lang != "fr" {
 		return host.Options{}, usagef("--lang %q: want en or fr", c.lang)
 	}
-	kc, err := c.openKeychain(id)
-	if err != nil {
-		return host.Options{}, err
-	}
 	return host.Options{
 		Home:        c.homeDir(),
 		AppVersion:  c.appVersion,
 		Lang:        c.lang,
-		Keychain:    kc,
 		Projects:    c.projectResolver(),
 		Delays:      delays,
 		MemoryLimit: limit,
 	}, nil
+}
+
+// hostOptions turns the common flags into host options for plugin id.
+func (c *common) hostOptions(id string) (host.Options, error) {
+	opts, err := c.hostOptionsWithout()
+	if err != nil {
+		return opts, err
+	}
+	opts.Keychain, err = c.openKeychain(id)
+	return opts, err
 }
 
 // openKeychain opens the chosen keychain and puts the --secret values in it.

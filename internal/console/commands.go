@@ -95,9 +95,9 @@ func (c *Console) call(ctx context.Context, cmd *command) error {
 	if cmd.Method == "" || cmd.ID == "" {
 		return fmt.Errorf(`"id" and "method" are required`)
 	}
+	pending := c.Plugin.Go(cmd.Method, params(cmd.Params)) // in command order
 	c.calls.Go(func() {
-		out := c.Plugin.Call(ctx, cmd.Method, params(cmd.Params))
-		c.write(answerLine{Op: "answer", ID: cmd.ID, Outcome: out})
+		c.write(answerLine{Op: "answer", ID: cmd.ID, Outcome: pending.Wait(ctx)})
 	})
 	return nil
 }
@@ -113,8 +113,9 @@ func (c *Console) batch(ctx context.Context, cmd *command) error {
 		}
 		calls[i] = jsonrpc.BatchCall{Method: e.Method, Params: params(e.Params), Notify: e.Notify}
 	}
+	pending := c.Plugin.GoBatch(calls)
 	c.calls.Go(func() {
-		outs := c.Plugin.Batch(ctx, calls)
+		outs := pending.Wait(ctx)
 		for i, out := range outs {
 			if !calls[i].Notify {
 				c.write(answerLine{Op: "answer", ID: cmd.ID + "." + strconv.Itoa(i), Outcome: out})
