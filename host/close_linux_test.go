@@ -22,7 +22,7 @@ func TestCloseStopsEveryProgramAndWhatItStarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("closed in %v", time.Since(start))
-	eventually(t, fmt.Sprintf("child %d of the plugin gone", child), func() bool { return !alive(child) })
+	eventually(t, fmt.Sprintf("child %d of the plugin gone", child), func() bool { return !processRuns(child) })
 	for _, pl := range []*Plugin{p, deaf} {
 		if st := pl.Status(); st.State != StateStopped || st.PID != 0 {
 			t.Errorf("%s after Close: %+v", pl.ID(), st)
@@ -30,9 +30,9 @@ func TestCloseStopsEveryProgramAndWhatItStarted(t *testing.T) {
 	}
 }
 
-// alive reports whether pid runs: a zombie (killed, not yet reaped by
+// processRuns reports whether pid runs: a zombie (killed, not yet reaped by
 // whoever inherited it) does not.
-func alive(pid int) bool {
+func processRuns(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
 		return false
 	}

@@ -122,6 +122,31 @@ func (f *fake) handle(ctx context.Context, m *jsonrpc.Message) (any, error) {
 		json.Unmarshal(m.Params, &p)
 		fmt.Fprintln(os.Stderr, p.Line)
 		return true, nil
+	case "test/huge":
+		os.Stdout.Write(append(bytes.Repeat([]byte("x"), 9<<20), '\n'))
+		return "after huge", nil
+	case "test/flood":
+		line := strings.Repeat("e", 1000) + "\n"
+		for range 10_000 {
+			os.Stderr.WriteString(line)
+		}
+		return "flooded", nil
+	case "test/die-with-child":
+		cmd := exec.Command("sleep", "300")
+		cmd.Start()
+		fmt.Println(`{"jsonrpc":"2.0","method":"log","params":{"level":"info","message":"child ` + fmt.Sprint(cmd.Process.Pid) + `"}}`)
+		os.Exit(4)
+	case "test/askbatch":
+		res := f.conn.Batch(ctx, []jsonrpc.BatchCall{
+			{Method: "secrets/get", Params: map[string]string{"key": "token"}},
+			{Method: "log", Params: map[string]string{"level": "warn", "message": "from a batch"}, Notify: true},
+			{Method: "files/read", Params: map[string]string{"path": "../x"}},
+		})
+		var out []string
+		for _, r := range res {
+			out = append(out, fmt.Sprintf("%s|%v", r.Result, r.Err))
+		}
+		return out, nil
 	case "test/garbage":
 		os.Stdout.WriteString("this is not json\n")
 		return "after garbage", nil
