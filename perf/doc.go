@@ -1,0 +1,29 @@
+// Package perf measures what the plugin host costs on top of the pipe it
+// speaks over. It holds only tests and benchmarks: the test binary re-runs
+// itself as the programs at the other end of the pipe (TestMain reads
+// ESCOUADE_PERF_PROGRAM), so both sides of every comparison pay the same
+// process start, pipe and scheduler costs.
+//
+// The programs are:
+//
+//   - raw-echo: reads lines from stdin and writes each one back, flushed
+//     per line, with no JSON at all. It is the physical limit of the pipe.
+//   - conn-plugin: a protocol-1 plugin built on jsonrpc.Conn that answers
+//     initialize and echoes the params of perf/echo, the least a real
+//     plugin does per line.
+//   - kit-plugin: the same plugin written with the Go kit.
+//
+// The benchmarks run the raw pipe and the host side by side in one run:
+//
+//	go test -run '^$' -bench . -count 3 ./perf
+//
+// Benchmarks do not interleave, so on a busy machine their ratios drift.
+// TestReportRatios runs every side in turn, several rounds, and compares
+// the medians against the targets (round trip within 1.5× the raw pipe,
+// batches of 100 at least 0.5× its throughput). It runs only when
+// ESCOUADE_PERF=1:
+//
+//	ESCOUADE_PERF=1 go test -run TestReportRatios -v ./perf
+//
+// docs/PERFORMANCE.md holds the results and the profile findings.
+package perf

@@ -1,0 +1,101 @@
+package perf
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// closeWait bounds how long closing a host rig may take.
+const closeWait = 10 * time.Second
+
+// hostRig calls a plugin program through the host, as the app does.
+type hostRig struct {
+	h     *host.Host
+	p     *host.Plugin
+	one   json.RawMessage
+	calls []jsonrpc.BatchCall
+}
+
+// startHost runs the test binary as the named plugin program under a
+// host, and makes one call so that the program is started and ready.
+func startHost(tb testing.TB, program string) *hostRig {
+	tb.Helper()
+	h := host.New(host.Options{
+		Home:     tb.TempDir(),
+		Keychain: keychain.NewMemory(),
+		Env:      append(os.Environ(), programEnv+"="+program),
+	})
+	p, err := h.Add(perfManifest(tb), host.Config{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := &hostRig{h: h, p: p, one: json.RawMessage(echoParams)}
+	for range batchSize {
+		r.calls = append(r.calls, jsonrpc.BatchCall{Method: echoMethod, Params: r.one})
+	}
+	tb.Cleanup(r.close)
+	if err := r.roundTrip(); err != nil {
+		tb.Fatalf("%s does not answer through the host: %v", program, err)
+	}
+	return r
+}
+
+// perfManifest describes the test binary as a process plugin started by
+// the first call.
+func perfManifest(tb testing.TB) *manifest.Manifest {
+	return &manifest.Manifest{
+		ID:         "dev.escouade.perf",
+		Version:    "1.0.0",
+		Escouade:   manifest.Escouade{API: "1"},
+		Run:        &manifest.Run{Command: []string{testBinary(tb), "-test.run=^$"}},
+		Activation: []string{manifest.ActivationOnCall},
+		Dir:        tb.TempDir(),
+	}
+}
+
+func (r *hostRig) roundTrip() error {
+	return checkOutcome(r.p.Call(context.Background(), echoMethod, r.one), r.one)
+}
+
+func (r *hostRig) batch() error {
+	outs := r.p.Batch(context.Background(), r.calls)
+	if len(outs) != len(r.calls) {
+		return fmt.Errorf("%d outcomes for %d calls", len(outs), len(r.calls))
+	}
+	for _, o := range outs {
+		if err := checkOutcome(o, r.one); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// close stops the host and its plugin; it may be called twice.
+func (r *hostRig) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
+	defer cancel()
+	r.h.Close(ctx)
+}
+
+// checkOutcome reports how o differs from the echo of params.
+func checkOutcome(o host.Outcome, params json.RawMessage) error {
+	switch {
+	case o.IsDefault():
+		return fmt.Errorf("default answer: %s: %s", o.Default, o.Reason)
+	case o.Error != nil:
+		return fmt.Errorf("error answer: %v", o.Error)
+	case !bytes.Equal(o.Result, params):
+		return fmt.Errorf("echo of %s came back as %s", params, o.Result)
+	}
+	return nil
+}
