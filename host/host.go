@@ -84,6 +84,15 @@ func (h *Host) Plugin(id string) (*Plugin, bool) {
 	return p, ok
 }
 
+// Journal returns the journal of the plugin of that id, for Tail(500).
+func (h *Host) Journal(id string) (*journal.Journal, bool) {
+	p, ok := h.Plugin(id)
+	if !ok {
+		return nil, false
+	}
+	return p.journal, true
+}
+
 // Plugins lists the plugins by id.
 func (h *Host) Plugins() []*Plugin {
 	h.mu.Lock()

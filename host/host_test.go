@@ -15,7 +15,7 @@ import (
 )
 
 func TestCallAnsweredAndJournaled(t *testing.T) {
-	_, p := startHost(t, "ok", Options{})
+	h, p := startHost(t, "ok", Options{})
 	got := mustResult(t, call(t, p, "test/echo", json.RawMessage(`{"a":[1,2]}`)))
 	if string(got) != `{"a":[1,2]}` {
 		t.Errorf("result = %s", got)
@@ -26,6 +26,10 @@ func TestCallAnsweredAndJournaled(t *testing.T) {
 	}
 	journalHas(t, p, "start", fmt.Sprintf("started, pid %d", st.PID))
 	journalHas(t, p, "ready", `"protocolVersion":1`)
+	j, ok := h.Journal("dev.test.fake")
+	if lines, err := j.Tail(500); !ok || err != nil || len(lines) < 2 {
+		t.Errorf("Host.Journal tail = %v %v %v", ok, err, lines)
+	}
 }
 
 func TestProcessGetsItsFolderAndVariables(t *testing.T) {
