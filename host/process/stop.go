@@ -18,7 +18,7 @@ func (p *Process) Stop(ctx context.Context, grace time.Duration) {
 		p.group.terminate()
 		p.waitExit(ctx, grace)
 	}
-	// p.KillGroup()
+	p.KillGroup()
 	<-p.done
 	p.finishStderr()
 	p.group.release()
