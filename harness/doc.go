@@ -1,0 +1,48 @@
+// Package harness runs a described ACP harness (ACP-HARNESS): a coding agent
+// that a plugin describes in its manifest with an "acp" object, launched and
+// spoken to by the host with no code of the plugin's own.
+//
+// A Session is one agent. Start finds the program (locate.names in PATH),
+// reads its version (a notice when it is outside the tested range), builds
+// its environment (the app's minus removeEnv, plus env, plus accountVar),
+// launches it in its own process group in the agent's folder and plays the
+// pure ACP client of package acp against it. The session's one goroutine owns
+// that client: it feeds it the agent's lines (of any size up to
+// Options.MaxLineBytes, 20 MiB and more by default), writes its lines to the
+// agent's stdin through a writer goroutine, and applies what the acp package
+// leaves to the host:
+//
+//   - the permission policy of the app mode: default asks for everything,
+//     acceptEdits lets writes inside the agent's folder pass, bypassPermissions
+//     lets everything pass; a card of a write gets its diff from the agent's
+//     diff content, else from rawInput against the file on disk;
+//   - fs/read_text_file (line, limit) and fs/write_text_file behind the
+//     private-project Fence; with "fs": false no fs is advertised, the agent
+//     does not start in a private project, and a tool call naming a path
+//     while a fence holds is followed by a notice that the fence does not hold
+//     for it;
+//   - cancel: a turn not ended Options.CancelGrace (10 s) after the cancel
+//     has its agent's process group killed, with a notice;
+//   - question cards of the host's MCP tool ask_question (Session.Ask), beside
+//     the questions in text the acp package cuts out;
+//   - persistence: with a Store, every item is appended to the agent's
+//     conversation and the agent index keeps its session id, so a later Start
+//     re-attaches (session/load, session/resume, or a new session with the
+//     notice "new session (context cleared)"); Store.List marks "Harness
+//     absent" the agents whose plugin is gone or disabled.
+//
+// Items reach Options.OnItem in order, from the session's goroutine; the
+// callback may call the session's methods, which only queue work.
+//
+//	s, err := harness.Start(ctx, harness.Options{
+//		Manifest: m, Cwd: dir, OnItem: show,
+//	})
+//	s.Prompt("hello")
+//	...
+//	s.Close(ctx)
+//
+// What is not done here: a prompt is text only, so the images and pdf
+// capabilities are never exercised; Cursor's cursor/* extensions are refused
+// by the acp package, and a harness that lists them gets a notice saying so;
+// deletes and moves are not counted as the writes acceptEdits lets pass.
+package harness

@@ -1,0 +1,97 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/acp"
+)
+
+// codeResourceNotFound is ACP's error code of a file that does not exist.
+const codeResourceNotFound = -32002
+
+// serveFS answers the agent's fs/read_text_file or fs/write_text_file,
+// behind the fence; a fenced path is refused with a notice.
+func (s *Session) serveFS(it acp.Item) {
+	var result any
+	var err error
+	if it.Type == acp.TypeFSRead {
+		result, err = ReadText(s.fence, it.Path, it.Line, it.Limit)
+	} else {
+		result, err = struct{}{}, WriteText(s.fence, it.Path, it.Text)
+	}
+	if errors.Is(err, ErrFenced) {
+		what := map[string]string{acp.TypeFSRead: "read", acp.TypeFSWrite: "write"}[it.Type]
+		s.emit(noticeItem(fmt.Sprintf(noticeFencedFormat, what, it.Path)))
+	}
+	s.stdin.send(outLines(s.client.Reply(it.Request, result, wireError(err)))...)
+}
+
+// readResult is the answer of fs/read_text_file.
+type readResult struct {
+	Content string `json:"content"`
+}
+
+// ReadText serves fs/read_text_file: the file's text from line (1-based)
+// for limit lines, both optional, at the path the fence resolved.
+func ReadText(fence *Fence, path string, line, limit *int) (any, error) {
+	resolved, err := fence.Check(path)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(resolved)
+	if err != nil {
+		return nil, err
+	}
+	return readResult{Content: sliceLines(string(b), line, limit)}, nil
+}
+
+// sliceLines keeps limit lines from line (1-based); line endings are kept.
+func sliceLines(text string, line, limit *int) string {
+	if line == nil && limit == nil {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	start := 0
+	if line != nil {
+		start = min(max(*line-1, 0), len(lines))
+	}
+	end := len(lines)
+	if limit != nil {
+		end = min(start+max(*limit, 0), len(lines))
+	}
+	return strings.Join(lines[start:end], "")
+}
+
+// WriteText serves fs/write_text_file: the file, and the folders it needs,
+// written at the path the fence resolved.
+func WriteText(fence *Fence, path, content string) error {
+	resolved, err := fence.Check(path)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(resolved), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(resolved, []byte(content), 0o644)
+}
+
+// wireError gives the ACP error of a failed fs request.
+func wireError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return &acp.Error{Code: codeResourceNotFound, Message: "Resource not found: " + err.Error()}
+	case errors.Is(err, ErrFenced):
+		return &acp.Error{Code: acp.CodeInvalidParams, Message: "access refused: " + err.Error()}
+	}
+	return &acp.Error{Code: acp.CodeInvalidParams, Message: err.Error()}
+}

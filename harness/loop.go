@@ -1,0 +1,313 @@
+package harness
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/host/process"
+)
+
+// loopState is what the loop keeps of the turn and of the agent's end.
+type loopState struct {
+	stopCancelTimer func() bool
+	stopReason      string // the notice of an agent the harness stopped
+	closing         bool
+	saveFailed      bool
+}
+
+// begin builds the ACP client, starts the goroutines and sends initialize.
+func (s *Session) begin(notices []string) {
+	s.client = acp.NewClient(s.clientOptions())
+	readerDone := make(chan struct{})
+	s.wg.Add(3)
+	go func() {
+		defer s.wg.Done()
+		defer close(readerDone)
+		readLines(s.proc.Stdout(), s.opts.MaxLineBytes, s.lines)
+		close(s.lines)
+	}()
+	go func() {
+		defer s.wg.Done()
+		s.watchExit(readerDone)
+	}()
+	go func() {
+		defer s.wg.Done()
+		s.run(notices)
+	}()
+}
+
+func (s *Session) clientOptions() acp.Options {
+	a := s.harness.ACP
+	o := acp.Options{
+		ClientVersion:   s.opts.AppVersion,
+		FS:              a.FS(),
+		Cwd:             s.fence.own,
+		SessionID:       s.sessionToResume(),
+		Modes:           a.Modes,
+		ReadOnlyMode:    a.ReadOnlyMode,
+		ModelOption:     a.ModelOption,
+		Tools:           a.Tools,
+		SubagentTools:   a.SubagentTools,
+		QuestionsInText: a.QuestionsInText,
+		Lang:            s.opts.Lang,
+	}
+	if s.opts.MCP != nil {
+		s.opts.MCP.NewToken(s.opts.Agent)
+		o.MCPServers = []acp.MCPServer{{
+			Server:   s.opts.MCP.HTTPEntry(s.opts.Agent),
+			Fallback: s.opts.MCP.StdioEntry(s.opts.Agent, s.executable()),
+		}}
+	}
+	return o
+}
+
+func (s *Session) executable() string {
+	if s.opts.Executable != "" {
+		return s.opts.Executable
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return "escouade-plugin" // found in PATH by the agent, the best left
+	}
+	return exe
+}
+
+// run is the session's goroutine: it owns the client until the agent ends.
+func (s *Session) run(notices []string) {
+	defer s.finish()
+	for _, n := range notices {
+		s.emit(noticeItem(n))
+	}
+	if s.harness.ACP.HasExtension("cursor") {
+		s.emit(noticeItem(noticeCursor))
+	}
+	s.stdin.send(outLines(s.client.Start())...)
+	s.startMode()
+	lines := s.lines
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				lines = nil
+				continue
+			}
+			s.feed(l)
+		case exit := <-s.exited:
+			for l := range lines {
+				s.feed(l) // what the agent wrote before it ended comes first
+			}
+			s.agentExited(exit)
+			return
+		case <-s.wake:
+			s.runQueued()
+		}
+	}
+}
+
+// startMode asks for the app mode and the model the agent starts with;
+// the client sends them once the session is open.
+func (s *Session) startMode() {
+	if _, mapped := s.harness.ACP.Modes[s.mode]; mapped {
+		s.take(s.client.SetMode(s.mode))
+	}
+	if s.opts.Model != "" {
+		s.take(s.client.SetModel(s.opts.Model))
+	}
+}
+
+// watchExit tells the loop that the agent ended, once its stdout is read
+// to the end. A child that keeps stdout open past the drain grace is
+// killed with the group, so the end always comes.
+func (s *Session) watchExit(readerDone <-chan struct{}) {
+	<-s.proc.Done()
+	select {
+	case <-readerDone:
+	case <-time.After(s.opts.DrainGrace):
+		s.proc.KillGroup()
+		s.proc.Stdout().Close()
+		<-readerDone
+	}
+	s.exited <- s.proc.Exit()
+}
+
+func (s *Session) runQueued() {
+	s.mu.Lock()
+	queue := s.queue
+	s.queue = nil
+	s.mu.Unlock()
+	for _, f := range queue {
+		f()
+	}
+}
+
+func (s *Session) feed(l line) {
+	if l.dropped > 0 {
+		s.emit(noticeItem(fmt.Sprintf(noticeLineTooLongFormat, l.dropped, s.opts.MaxLineBytes)))
+		return
+	}
+	s.take(s.client.Feed(l.data))
+}
+
+// take writes the client's lines and handles its items.
+func (s *Session) take(items []acp.Item, outs []acp.Out) {
+	s.stdin.send(outLines(outs)...)
+	for _, it := range items {
+		s.handle(it)
+	}
+	s.mu.Lock()
+	s.totals = s.client.Totals()
+	s.mu.Unlock()
+	if s.client.Ended() {
+		s.stopAgent()
+	}
+}
+
+func (s *Session) handle(it acp.Item) {
+	switch it.Type {
+	case acp.TypePermission:
+		s.onPermission(it)
+		return
+	case acp.TypeFSRead, acp.TypeFSWrite:
+		s.emit(it)
+		s.serveFS(it)
+		return
+	case acp.TypeTurn:
+		s.turnEnded()
+	case acp.TypeMode:
+		s.saveAgent(func(r *AgentRecord) { r.Mode = s.mode })
+	case acp.TypeModel:
+		s.saveAgent(func(r *AgentRecord) { r.Model = it.Model })
+	case acp.TypeSession:
+		s.saveAgent(func(r *AgentRecord) { r.SessionID = it.SessionID })
+	}
+	s.emit(it)
+	if it.Type == acp.TypeTool || it.Type == acp.TypeToolDone {
+		s.noticeUnfenced(it)
+	}
+}
+
+// emit gives an item to the app and to the store.
+func (s *Session) emit(it acp.Item) {
+	s.opts.OnItem(it)
+	if s.opts.Store == nil {
+		return
+	}
+	if err := s.opts.Store.Append(s.opts.Agent, it); err != nil && !s.loop.saveFailed {
+		s.loop.saveFailed = true
+		s.opts.OnItem(noticeItem(fmt.Sprintf("cannot save the conversation: %v", err)))
+	}
+}
+
+func (s *Session) setMode(mode string) {
+	s.mode = mode
+	s.take(s.client.SetMode(mode))
+}
+
+func (s *Session) cancel() {
+	s.take(s.client.Cancel())
+	s.cancelAsks()
+	if s.client.CancelPending() && s.loop.stopCancelTimer == nil {
+		s.loop.stopCancelTimer = s.after(s.opts.CancelGrace, s.cancelTimedOut)
+	}
+}
+
+// cancelTimedOut stops an agent that ignored the cancel.
+func (s *Session) cancelTimedOut() {
+	s.loop.stopCancelTimer = nil
+	if !s.client.CancelPending() {
+		return
+	}
+	s.loop.stopReason = fmt.Sprintf(noticeCancelIgnoredFormat, s.speaker(), s.opts.CancelGrace)
+	s.proc.KillGroup()
+}
+
+func (s *Session) turnEnded() {
+	if stop := s.loop.stopCancelTimer; stop != nil {
+		stop()
+		s.loop.stopCancelTimer = nil
+	}
+}
+
+func (s *Session) closeSession(ctx context.Context) {
+	if s.loop.closing {
+		return
+	}
+	s.loop.closing = true
+	s.closeCtx = ctx
+	s.cancelAsks()
+	s.take(s.client.Close())
+	s.stopAgent()
+}
+
+// stopAgent closes the agent's stdin once the client's last lines are
+// written, then stops its process group after the close grace.
+func (s *Session) stopAgent() {
+	if s.stopping {
+		return
+	}
+	s.stopping = true
+	s.stdin.closeInput()
+	ctx, grace := s.closeCtx, s.opts.CloseGrace
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		select {
+		case <-s.stdin.done:
+		case <-s.proc.Done():
+		}
+		s.proc.Stop(ctx, grace)
+	}()
+}
+
+// agentExited ends the client: a crash, or the harness's own stop, is a
+// notice.
+func (s *Session) agentExited(exit process.Exit) {
+	reason := s.loop.stopReason
+	if reason == "" && !s.loop.closing && !s.client.Ended() {
+		reason = crashNotice(s.speaker(), exit, s.proc.LastStderr())
+	}
+	for _, it := range s.client.AgentStopped(reason) {
+		s.handle(it)
+	}
+}
+
+func crashNotice(speaker string, exit process.Exit, stderr []string) string {
+	n := fmt.Sprintf(noticeCrashFormat, speaker, exit)
+	if len(stderr) > 0 {
+		n += ": " + strings.Join(stderr[max(0, len(stderr)-crashStderrLines):], " / ")
+	}
+	return n
+}
+
+// crashStderrLines is how many last stderr lines a crash notice quotes.
+const crashStderrLines = 3
+
+// finish releases what the session holds once the agent has ended.
+func (s *Session) finish() {
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
+	s.turnEnded()
+	s.cancelAsks()
+	if s.opts.MCP != nil {
+		s.opts.MCP.Revoke(s.opts.Agent)
+	}
+	s.stdin.closeInput()
+	s.proc.Stop(context.Background(), 0)
+	s.proc.Stdout().Close()
+	close(s.done)
+}
+
+func outLines(outs []acp.Out) [][]byte {
+	lines := make([][]byte, len(outs))
+	for i, o := range outs {
+		lines[i] = o.Line
+	}
+	return lines
+}
+
+func noticeItem(text string) acp.Item { return acp.Item{Type: acp.TypeNotice, Text: text} }

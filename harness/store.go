@@ -1,0 +1,245 @@
+package harness
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"sync"
+
+	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// StoreDir is the folder of the harness's agents under the home.
+const StoreDir = "harness"
+
+// indexFile lists the agents; each conversation is <agent>.jsonl beside it.
+const indexFile = "agents.json"
+
+// Absent is how an agent whose harness is gone is marked (ACP-HARNESS §7).
+const Absent = "Harness absent"
+
+// AgentRecord is what the host keeps of an agent across restarts.
+type AgentRecord struct {
+	ID        string `json:"id"`
+	Harness   string `json:"harness"` // plugin:<plugin>:<harness>
+	Plugin    string `json:"plugin"`
+	HarnessID string `json:"harnessId"`
+	Cwd       string `json:"cwd"`
+	Mode      string `json:"mode,omitempty"`
+	Model     string `json:"model,omitempty"`
+	SessionID string `json:"sessionId,omitempty"`
+}
+
+// Store keeps the agents of one home and their conversations: the index
+// <home>/harness/agents.json, rewritten whole through a temporary file, and
+// one JSON line per item in <home>/harness/<agent>.jsonl. It is safe for
+// concurrent use.
+type Store struct {
+	dir string
+	mu  sync.Mutex
+}
+
+// OpenStore opens (and makes) the store of home.
+func OpenStore(home string) (*Store, error) {
+	dir := filepath.Join(home, StoreDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	return &Store{dir: dir}, nil
+}
+
+// agentName is what an agent id may hold, so it is a safe file name.
+var agentName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// CheckAgentID refuses an agent id that is not a plain file name.
+func CheckAgentID(id string) error {
+	if !agentName.MatchString(id) {
+		return fmt.Errorf("agent id %q: want letters, digits, '.', '_' or '-' (at most 128)", id)
+	}
+	return nil
+}
+
+// Agents lists the recorded agents by id.
+func (s *Store) Agents() ([]AgentRecord, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readIndex()
+}
+
+// Agent gives the record of one agent.
+func (s *Store) Agent(id string) (AgentRecord, bool, error) {
+	list, err := s.Agents()
+	for _, r := range list {
+		if r.ID == id {
+			return r, true, err
+		}
+	}
+	return AgentRecord{}, false, err
+}
+
+// SaveAgent adds or replaces an agent's record.
+func (s *Store) SaveAgent(r AgentRecord) error {
+	if err := CheckAgentID(r.ID); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	list, err := s.readIndex()
+	if err != nil {
+		return err
+	}
+	replaced := false
+	for i := range list {
+		if list[i].ID == r.ID {
+			list[i], replaced = r, true
+		}
+	}
+	if !replaced {
+		list = append(list, r)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].ID < list[j].ID })
+	return s.writeIndex(list)
+}
+
+func (s *Store) readIndex() ([]AgentRecord, error) {
+	b, err := os.ReadFile(filepath.Join(s.dir, indexFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var list []AgentRecord
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, fmt.Errorf("%s: %w", indexFile, err)
+	}
+	return list, nil
+}
+
+func (s *Store) writeIndex(list []AgentRecord) error {
+	b, err := json.MarshalIndent(list, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(s.dir, indexFile+".*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(s.dir, indexFile))
+}
+
+// Append adds items to an agent's conversation.
+func (s *Store) Append(agent string, items ...acp.Item) error {
+	if err := CheckAgentID(agent); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := os.OpenFile(s.conversationPath(agent), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, it := range items {
+		if err := enc.Encode(it); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return errors.Join(w.Flush(), f.Close())
+}
+
+// Conversation reads an agent's items back, in order; a line that cannot
+// be read (a write cut by a crash) is skipped.
+func (s *Store) Conversation(agent string) ([]acp.Item, error) {
+	if err := CheckAgentID(agent); err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := os.Open(s.conversationPath(agent))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var items []acp.Item
+	dec := json.NewDecoder(f)
+	for dec.More() {
+		var it acp.Item
+		if err := dec.Decode(&it); err != nil {
+			var syntax *json.SyntaxError
+			if errors.As(err, &syntax) {
+				break // the end was cut short: what came before stands
+			}
+			continue
+		}
+		items = append(items, it)
+	}
+	return items, nil
+}
+
+func (s *Store) conversationPath(agent string) string {
+	return filepath.Join(s.dir, agent+".jsonl")
+}
+
+// Listing is an agent as the app lists it: absent when its harness is not
+// there to run it.
+type Listing struct {
+	AgentRecord
+	Absent bool `json:"absent,omitempty"`
+}
+
+// Status is Absent ("Harness absent") for an absent agent, else "".
+func (l Listing) Status() string {
+	if l.Absent {
+		return Absent
+	}
+	return ""
+}
+
+// List gives every agent, marked absent when its plugin is not installed,
+// is disabled, no longer describes its harness, or when the ACP harness
+// itself is off (acpOn false). They come back as soon as it returns.
+func (s *Store) List(reg *registry.Registry, acpOn bool) ([]Listing, error) {
+	records, err := s.Agents()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Listing, len(records))
+	for i, r := range records {
+		out[i] = Listing{AgentRecord: r, Absent: !acpOn || !harnessPresent(reg, r)}
+	}
+	return out, nil
+}
+
+func harnessPresent(reg *registry.Registry, r AgentRecord) bool {
+	e, ok := reg.Get(r.Plugin)
+	if !ok || e.Disabled {
+		return false
+	}
+	m, err := manifest.Load(e.Dir, manifest.LoadOptions{})
+	if err != nil {
+		return false
+	}
+	h, ok := m.Harness(r.HarnessID)
+	return ok && h.Described()
+}
