@@ -46,7 +46,7 @@ func start(t *testing.T, spec Spec) *Process {
 		t.Fatalf("Start: %v", err)
 	}
 	t.Cleanup(func() {
-		p.Stop(context.Background(), 0)
+		stop(t, p, context.Background(), 0)
 		_ = p.Stdout().Close()
 	})
 	return p
@@ -73,6 +73,18 @@ func nextLine(t *testing.T, lines *bufio.Scanner) string {
 		t.Fatalf("no line on stdout: %v", lines.Err())
 	}
 	return lines.Text()
+}
+
+// stop runs p.Stop and fails the test when it does not return within
+// testDeadline, rather than hanging it.
+func stop(t *testing.T, p *Process, ctx context.Context, grace time.Duration) {
+	t.Helper()
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		p.Stop(ctx, grace)
+	}()
+	waitClosed(t, stopped, "Stop")
 }
 
 func waitClosed(t *testing.T, ch <-chan struct{}, what string) {

@@ -26,7 +26,7 @@ func TestMemoryCountsTheChildTree(t *testing.T) {
 		t.Errorf("Memory = %d MiB with the program alone at %d MiB; want the program and its child, each over %d MiB",
 			total>>20, alone>>20, eachMiB)
 	}
-	p.Stop(context.Background(), 0)
+	stop(t, p, context.Background(), 0)
 	if got, err := p.Memory(); got != 0 || err != nil {
 		t.Errorf("Memory after Stop = %d, %v; want 0, nil", got, err)
 	}

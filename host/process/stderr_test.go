@@ -126,7 +126,7 @@ func TestStderrFlood(t *testing.T) {
 	}
 	p := start(t, spec)
 	waitClosed(t, p.Done(), "exit")
-	p.Stop(t.Context(), 0) // waits for the stderr reader
+	stop(t, p, t.Context(), 0) // waits for the stderr reader
 	n := total / floodLineBytes
 	if count != n || size != n*floodLineBytes {
 		t.Errorf("got %d lines, %d bytes; want %d lines, %d bytes", count, size, n, n*floodLineBytes)

@@ -49,7 +49,7 @@ func TestStopEscalates(t *testing.T) {
 			if got := p.Exit(); got != (Exit{}) {
 				t.Errorf("Exit before the end = %v, want the zero Exit", got)
 			}
-			p.Stop(tt.ctx, tt.grace)
+			stop(t, p, tt.ctx, tt.grace)
 			if !isClosed(p.Done()) || !isClosed(p.stderrDone) {
 				t.Fatal("Stop returned before the program and its stderr reader ended")
 			}
@@ -89,7 +89,12 @@ func TestStopTwiceAtOnce(t *testing.T) {
 	for range 2 {
 		wg.Go(func() { p.Stop(context.Background(), ignoredGrace) })
 	}
-	wg.Wait()
+	both := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(both)
+	}()
+	waitClosed(t, both, "both Stops")
 	if diff := cmp.Diff(Exit{Code: -1, Signal: "killed"}, p.Exit()); diff != "" {
 		t.Errorf("Exit (-want +got):\n%s", diff)
 	}
@@ -126,7 +131,7 @@ func TestKillGroupKillsOrphanedChild(t *testing.T) {
 
 func TestStopAfterExitKillsOrphanedChild(t *testing.T) {
 	p, child := startOrphaner(t, "fork")
-	p.Stop(context.Background(), ignoredGrace)
+	stop(t, p, context.Background(), ignoredGrace)
 	waitGone(t, child)
 	if !isClosed(p.stderrDone) {
 		t.Error("Stop returned before the stderr reader ended")
@@ -139,7 +144,7 @@ func TestStopClosesStderrHeldByAnEscapedChild(t *testing.T) {
 		_ = syscall.Kill(child, syscall.SIGKILL)
 		waitGone(t, child)
 	})
-	p.Stop(context.Background(), ignoredGrace)
+	stop(t, p, context.Background(), ignoredGrace)
 	if !isClosed(p.stderrDone) {
 		t.Error("Stop returned before the stderr reader ended")
 	}
