@@ -1,7 +1,6 @@
 package perf
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -39,10 +38,7 @@ func startHost(tb testing.TB, program string) *hostRig {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	r := &hostRig{h: h, p: p, one: json.RawMessage(echoParams)}
-	for range batchSize {
-		r.calls = append(r.calls, jsonrpc.BatchCall{Method: echoMethod, Params: r.one})
-	}
+	r := &hostRig{h: h, p: p, one: json.RawMessage(echoParams), calls: echoBatch()}
 	tb.Cleanup(r.close)
 	if err := r.roundTrip(); err != nil {
 		tb.Fatalf("%s does not answer through the host: %v", program, err)
@@ -89,13 +85,11 @@ func (r *hostRig) close() {
 
 // checkOutcome reports how o differs from the echo of params.
 func checkOutcome(o host.Outcome, params json.RawMessage) error {
-	switch {
-	case o.IsDefault():
+	if o.IsDefault() {
 		return fmt.Errorf("default answer: %s: %s", o.Default, o.Reason)
-	case o.Error != nil:
-		return fmt.Errorf("error answer: %v", o.Error)
-	case !bytes.Equal(o.Result, params):
-		return fmt.Errorf("echo of %s came back as %s", params, o.Result)
 	}
-	return nil
+	if o.Error != nil {
+		return checkResult(nil, o.Error, params)
+	}
+	return checkResult(o.Result, nil, params)
 }

@@ -3,12 +3,19 @@ package perf
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"runtime/pprof"
 	"testing"
 )
 
 // programEnv names the program the test binary runs as instead of its
 // tests, when set.
 const programEnv = "ESCOUADE_PERF_PROGRAM"
+
+// programProfileEnv names a folder where each program writes the CPU
+// profile of its life as <program>-<pid>.pprof: -cpuprofile only sees the
+// calling side.
+const programProfileEnv = "ESCOUADE_PERF_PROGRAM_PROFILE"
 
 // The programs the test binary can run as.
 const (
@@ -27,6 +34,14 @@ func TestMain(m *testing.M) {
 // runProgram runs the named program on stdin and stdout and returns its
 // exit code.
 func runProgram(name string) int {
+	if dir := os.Getenv(programProfileEnv); dir != "" {
+		stop, err := startProfile(filepath.Join(dir, fmt.Sprintf("%s-%d.pprof", name, os.Getpid())))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		defer stop()
+	}
 	var err error
 	switch name {
 	case programRawEcho:
@@ -43,4 +58,20 @@ func runProgram(name string) int {
 		return 1
 	}
 	return 0
+}
+
+// startProfile profiles the CPU into path until stop is called.
+func startProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }

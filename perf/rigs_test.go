@@ -2,8 +2,11 @@ package perf
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 )
 
 // batchSize is how many calls a batch carries in the throughput
@@ -34,10 +37,12 @@ type rigSpec struct {
 }
 
 // rigs lists the sides compared, the raw pipe first: it is what the
-// others' ratios are computed against.
+// others' ratios are computed against. jsonrpc-conn is the conn plugin
+// called without the host, to tell the wire's cost from the host's.
 func rigs() []rigSpec {
 	return []rigSpec{
 		{"raw-pipe", func(tb testing.TB) rig { return startRaw(tb) }},
+		{"jsonrpc-conn", func(tb testing.TB) rig { return startConn(tb) }},
 		{"host", func(tb testing.TB) rig { return startHost(tb, programConnPlugin) }},
 		{"host-kit", func(tb testing.TB) rig { return startHost(tb, programKitPlugin) }},
 	}
@@ -53,6 +58,26 @@ func echoLine(id int) []byte {
 func checkEcho(sent, got []byte) error {
 	if !bytes.Equal(sent, got) {
 		return fmt.Errorf("echo of %q came back as %q", sent, got)
+	}
+	return nil
+}
+
+// echoBatch is batchSize echo calls.
+func echoBatch() []jsonrpc.BatchCall {
+	calls := make([]jsonrpc.BatchCall, batchSize)
+	for k := range calls {
+		calls[k] = jsonrpc.BatchCall{Method: echoMethod, Params: json.RawMessage(echoParams)}
+	}
+	return calls
+}
+
+// checkResult reports how an answer differs from the echo of params.
+func checkResult(res json.RawMessage, err error, params json.RawMessage) error {
+	switch {
+	case err != nil:
+		return fmt.Errorf("error answer: %w", err)
+	case !bytes.Equal(res, params):
+		return fmt.Errorf("echo of %s came back as %s", params, res)
 	}
 	return nil
 }
