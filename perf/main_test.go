@@ -22,6 +22,7 @@ const (
 	programRawEcho    = "raw-echo"
 	programConnPlugin = "conn-plugin"
 	programKitPlugin  = "kit-plugin"
+	programInline     = "inline-plugin"
 )
 
 func TestMain(m *testing.M) {
@@ -50,6 +51,8 @@ func runProgram(name string) int {
 		err = connPlugin(os.Stdin, os.Stdout)
 	case programKitPlugin:
 		err = kitPlugin()
+	case programInline:
+		err = inlinePlugin(os.Stdin, os.Stdout)
 	default:
 		err = fmt.Errorf("unknown program %q", name)
 	}

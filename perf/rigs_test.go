@@ -37,14 +37,17 @@ type rigSpec struct {
 }
 
 // rigs lists the sides compared, the raw pipe first: it is what the
-// others' ratios are computed against. jsonrpc-conn is the conn plugin
-// called without the host, to tell the wire's cost from the host's.
+// others' ratios are computed against. host is the measure the targets
+// are set for; the others tell the costs apart: jsonrpc-conn is the conn
+// plugin called without the host, host-kit the same plugin written with
+// the kit, host-inline a plugin that serves requests without goroutines.
 func rigs() []rigSpec {
 	return []rigSpec{
 		{"raw-pipe", func(tb testing.TB) rig { return startRaw(tb) }},
 		{"jsonrpc-conn", func(tb testing.TB) rig { return startConn(tb) }},
 		{"host", func(tb testing.TB) rig { return startHost(tb, programConnPlugin) }},
 		{"host-kit", func(tb testing.TB) rig { return startHost(tb, programKitPlugin) }},
+		{"host-inline", func(tb testing.TB) rig { return startHost(tb, programInline) }},
 	}
 }
 

@@ -3,6 +3,7 @@ package perf
 import (
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
@@ -93,5 +94,55 @@ func TestMedian(t *testing.T) {
 		if got := median(tt.samples); got != tt.want {
 			t.Errorf("median(%v) = %v, want %v", tt.samples, got, tt.want)
 		}
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	us := time.Microsecond
+	raw := samples{latencies: []time.Duration{10 * us, 20 * us, 10 * us}, rates: []float64{100, 50, 100}}
+	tests := []struct {
+		name string
+		side samples
+		want sideResult
+	}{
+		{
+			name: "raw against itself",
+			side: raw,
+			want: sideResult{name: "raw against itself", latency: 10 * us, throughput: 100, latencyRatio: 1, throughputRatio: 1},
+		},
+		{
+			// A slow round for every side is paired with the raw pipe's
+			// slow round, so the ratio stays 2 and 0.5.
+			name: "twice as slow",
+			side: samples{latencies: []time.Duration{20 * us, 40 * us, 20 * us}, rates: []float64{50, 25, 50}},
+			want: sideResult{name: "twice as slow", latency: 20 * us, throughput: 50, latencyRatio: 2, throughputRatio: 0.5},
+		},
+		{
+			name: "one noisy round",
+			side: samples{latencies: []time.Duration{15 * us, 200 * us, 15 * us}, rates: []float64{80, 5, 80}},
+			want: sideResult{name: "one noisy round", latency: 15 * us, throughput: 80, latencyRatio: 1.5, throughputRatio: 0.8},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := summarize(tt.name, tt.side, raw)
+			if diff := cmp.Diff(tt.want, got, cmp.AllowUnexported(sideResult{})); diff != "" {
+				t.Errorf("summarize (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRatioTable(t *testing.T) {
+	results := []sideResult{
+		{name: "raw-pipe", latency: 10 * time.Microsecond, throughput: 600000, latencyRatio: 1, throughputRatio: 1},
+		{name: "host", latency: 35500 * time.Nanosecond, throughput: 270000, latencyRatio: 3.55, throughputRatio: 0.45},
+	}
+	want := "| side | round trip | × raw | batch of 100, msgs/s | × raw |\n" +
+		"|---|---:|---:|---:|---:|\n" +
+		"| raw-pipe | 10.0 µs | 1.00 | 600000 | 1.00 |\n" +
+		"| host | 35.5 µs | 3.55 | 270000 | 0.45 |\n"
+	if diff := cmp.Diff(want, ratioTable(results)); diff != "" {
+		t.Errorf("ratioTable (-want +got):\n%s", diff)
 	}
 }
