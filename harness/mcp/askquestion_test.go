@@ -148,12 +148,12 @@ func TestAskQuestionNoAnswer(t *testing.T) {
 	const questions = `{"questions":[{"question":"Q?","options":[{"label":"x"}],"multiSelect":false}]}`
 	tests := []struct {
 		name     string
-		rec      recorder
+		rec      *recorder
 		wantText string
 	}{
-		{"Asker fails", recorder{err: errors.New("card dismissed")}, "no answer: card dismissed"},
-		{"too few answers", recorder{answers: [][]string{}}, "no answer: got 0 answers for 1 questions"},
-		{"too many answers", recorder{answers: [][]string{{"x"}, {"y"}}}, "no answer: got 2 answers for 1 questions"},
+		{"Asker fails", &recorder{err: errors.New("card dismissed")}, "no answer: card dismissed"},
+		{"too few answers", &recorder{answers: [][]string{}}, "no answer: got 0 answers for 1 questions"},
+		{"too many answers", &recorder{answers: [][]string{{"x"}, {"y"}}}, "no answer: got 2 answers for 1 questions"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

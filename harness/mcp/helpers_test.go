@@ -131,3 +131,9 @@ func text(res *sdk.CallToolResult) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// askParams is a valid ask_question call.
+func askParams() *sdk.CallToolParams {
+	return &sdk.CallToolParams{Name: ToolAskQuestion, Arguments: json.RawMessage(
+		`{"questions":[{"question":"Q?","options":[{"label":"x"}],"multiSelect":false}]}`)}
+}

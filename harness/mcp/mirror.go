@@ -65,10 +65,12 @@ func (m *mirror) sync(ctx context.Context, upstream *sdk.ClientSession) error {
 }
 
 // forward calls the tool upstream; its result or protocol error is the
-// local answer. Cancelling the local call cancels the upstream one.
+// local answer. Cancelling the local call cancels the upstream one. The
+// request's _meta stays behind: it belongs to the local hop (its protocol
+// version, its progress token) and the upstream session has its own.
 func forward(upstream *sdk.ClientSession) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-		params := &sdk.CallToolParams{Meta: req.Params.Meta, Name: req.Params.Name}
+		params := &sdk.CallToolParams{Name: req.Params.Name}
 		if len(req.Params.Arguments) > 0 {
 			params.Arguments = json.RawMessage(req.Params.Arguments)
 		}

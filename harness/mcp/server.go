@@ -72,6 +72,9 @@ type Server struct {
 // Start listens on opts.Addr and serves MCP until [Server.Close]. ctx bounds
 // the start only.
 func Start(ctx context.Context, opts Options) (*Server, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("mcp: %w", err)
+	}
 	opts = opts.withDefaults()
 	if opts.Ask == nil {
 		return nil, errors.New("mcp: Options.Ask is nil")

@@ -100,6 +100,9 @@ func connectUpstream(ctx context.Context, opts StdioOptions, token string, m *mi
 	transport := &sdk.StreamableClientTransport{
 		Endpoint:   opts.URL,
 		HTTPClient: withBearer(opts.HTTPClient, token),
+		// No reconnection: on loopback a broken stream means the server
+		// ended the session, and the bridge should end with it.
+		MaxRetries: -1,
 	}
 	cs, err := client.Connect(ctx, transport, nil)
 	if err != nil {
