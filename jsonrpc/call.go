@@ -68,8 +68,10 @@ func (c *Conn) sendCall(ctx context.Context, method string, params any) (*pendin
 	return call, nil
 }
 
-// wait waits for the outcome of a call or the end of ctx.
+// wait waits for the outcome of a call or the end of ctx, then releases
+// the call: it must not be used after.
 func (c *Conn) wait(ctx context.Context, call *pendingCall) (json.RawMessage, error) {
+	defer c.state.release(call)
 	select {
 	case out := <-call.answer:
 		return out.result, out.err

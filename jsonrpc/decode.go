@@ -2,9 +2,7 @@ package jsonrpc
 
 import (
 	"bytes"
-	"encoding/json"
 	"strconv"
-	"unicode/utf8"
 )
 
 // Line is one decoded line: a single message or a batch.
@@ -38,68 +36,97 @@ type Item struct {
 // The messages do not alias line: the caller may reuse it. A blank line
 // gives no item.
 func DecodeLine(line []byte) Line {
-	line = trimSpace(bytes.TrimSuffix(line, []byte("\r")))
+	line = trimSpace(line) // a trailing '\r' is JSON whitespace too
 	if len(line) == 0 {
 		return Line{}
 	}
-	if !utf8.Valid(line) || !json.Valid(line) {
+	if !validJSON(line) {
 		return Line{Items: []Item{{Err: ErrParse}}}
 	}
 	data := bytes.Clone(line)
 	if data[0] != '[' {
-		return Line{Items: []Item{decodeItem(data)}}
+		return decodeSingle(data)
 	}
-	members := arrayElements(data)
-	if len(members) == 0 {
+	return decodeBatch(arrayElements(data))
+}
+
+// decodeSingle decodes a line holding one value. The item and its message
+// share one allocation: most lines are single messages.
+func decodeSingle(value []byte) Line {
+	one := new(struct {
+		items [1]Item
+		msg   Message
+	})
+	one.items[0] = decodeItem(value, &one.msg)
+	return Line{Items: one.items[:]}
+}
+
+// decodeBatch decodes the members of a batch; the messages share one
+// allocation.
+func decodeBatch(values [][]byte) Line {
+	if len(values) == 0 {
 		return Line{Items: []Item{{Err: ErrInvalidRequest}}}
 	}
-	items := make([]Item, len(members))
-	for i, member := range members {
-		items[i] = decodeItem(member)
+	items := make([]Item, len(values))
+	msgs := make([]Message, len(values))
+	for i, value := range values {
+		items[i] = decodeItem(value, &msgs[i])
 	}
 	return Line{Batch: true, Items: items}
 }
 
-// members holds the raw values of the members JSON-RPC defines; nil means
+// fields holds the raw values of the members JSON-RPC defines; nil means
 // absent.
-type members struct {
+type fields struct {
 	jsonrpc, id, method, params, result, error []byte
 }
 
-// slot tells scanObject where each known member goes.
-func (f *members) slot(name []byte) *[]byte {
-	switch string(name) {
-	case "jsonrpc":
-		return &f.jsonrpc
-	case "id":
-		return &f.id
-	case "method":
-		return &f.method
-	case "params":
-		return &f.params
-	case "result":
-		return &f.result
-	case "error":
-		return &f.error
+// read keeps the known members of an object; it reports false when one of
+// them appears twice.
+func (f *fields) read(object []byte) bool {
+	unique := true
+	for s := newMembers(object); ; {
+		name, value, ok := s.next()
+		if !ok {
+			return unique
+		}
+		var slot *[]byte
+		switch string(name) {
+		case "jsonrpc":
+			slot = &f.jsonrpc
+		case "id":
+			slot = &f.id
+		case "method":
+			slot = &f.method
+		case "params":
+			slot = &f.params
+		case "result":
+			slot = &f.result
+		case "error":
+			slot = &f.error
+		default:
+			continue
+		}
+		unique = keep(slot, value) && unique
 	}
-	return nil
 }
 
-// decodeItem decodes one valid JSON value as a message.
-func decodeItem(value []byte) Item {
+// decodeItem decodes one valid JSON value as a message, filled into m when
+// it is one.
+func decodeItem(value []byte, m *Message) Item {
 	if value[0] != '{' {
 		return invalid(ID{})
 	}
-	var f members
-	unique := scanObject(value, f.slot)
+	var f fields
+	unique := f.read(value)
 	id, idOK := readID(f.id)
 	if !unique || !idOK || !isVersion2(f.jsonrpc) {
 		return invalid(id)
 	}
 	if f.method != nil {
-		return decodeCall(&f, id)
+		return decodeCall(&f, id, m)
 	}
-	return decodeResponse(&f, id)
+	return decodeResponse(&f, id, m)
 }
 
 // invalid is the -32600 item answered with id.
@@ -128,8 +155,8 @@ func isVersion2(raw []byte) bool {
 	return ok && text == "2.0"
 }
 
-// decodeCall decodes a request or a notification.
-func decodeCall(f *members, id ID) Item {
+// decodeCall decodes a request or a notification into m.
+func decodeCall(f *fields, id ID, m *Message) Item {
 	method, ok := unquote(f.method)
 	hasNullID := f.id != nil && id.IsZero()
 	if !ok || method == "" || hasNullID || f.result != nil || f.error != nil {
@@ -142,11 +169,12 @@ func decodeCall(f *members, id ID) Item {
 	if params != nil && params[0] != '{' && params[0] != '[' {
 		return invalid(id)
 	}
-	return Item{Msg: &Message{ID: id, Method: method, Params: params}}
+	*m = Message{ID: id, Method: method, Params: params}
+	return Item{Msg: m}
 }
 
-// decodeResponse decodes a success or error answer.
-func decodeResponse(f *members, id ID) Item {
+// decodeResponse decodes a success or error answer into m.
+func decodeResponse(f *fields, id ID, m *Message) Item {
 	if f.id == nil || f.params != nil || (f.result == nil) == (f.error == nil) {
 		return invalid(id)
 	}
@@ -154,13 +182,15 @@ func decodeResponse(f *members, id ID) Item {
 		if id.IsZero() {
 			return invalid(id)
 		}
-		return Item{Msg: &Message{ID: id, Result: f.result}}
+		*m = Message{ID: id, Result: f.result}
+		return Item{Msg: m}
 	}
 	e, ok := decodeError(f.error)
 	if !ok {
 		return invalid(id)
 	}
-	return Item{Msg: &Message{ID: id, Error: e}}
+	*m = Message{ID: id, Error: e}
+	return Item{Msg: m}
 }
 
 // decodeError decodes an error member: an object with an integer code, a
@@ -170,17 +200,21 @@ func decodeError(raw []byte) (*Error, bool) {
 		return nil, false
 	}
 	var code, message, data []byte
-	unique := scanObject(raw, func(name []byte) *[]byte {
+	unique := true
+	for s := newMembers(raw); ; {
+		name, value, ok := s.next()
+		if !ok {
+			break
+		}
 		switch string(name) {
 		case "code":
-			return &code
+			unique = keep(&code, value) && unique
 		case "message":
-			return &message
+			unique = keep(&message, value) && unique
 		case "data":
-			return &data
+			unique = keep(&data, value) && unique
 		}
-		return nil
-	})
+	}
 	if !unique || code == nil {
 		return nil, false
 	}

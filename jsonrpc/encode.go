@@ -22,7 +22,7 @@ func marshalValue(v any) (json.RawMessage, error) {
 		if len(raw) == 0 {
 			return nil, nil
 		}
-		if !json.Valid(raw) {
+		if !validJSON(raw) {
 			return nil, errInvalidRaw
 		}
 		return raw, nil

@@ -15,6 +15,10 @@ type inflight struct {
 	late    lateIDs
 	ended   error // the error calls get once the connection has ended
 	cause   error // why the connection ended; nil for EOF or Close
+
+	// spare holds calls that are done, their answer channel empty, for
+	// reuse: a call then costs no allocation.
+	spare sync.Pool
 }
 
 // pendingCall is one call waiting for its answer.
@@ -68,9 +72,20 @@ func (s *inflight) startOne(method string) (*pendingCall, error) {
 // register adds a call under the next id; s.mu is held.
 func (s *inflight) register(method string) *pendingCall {
 	s.nextID++
-	call := &pendingCall{id: s.nextID, method: method, answer: make(chan outcome, 1)}
+	call, _ := s.spare.Get().(*pendingCall)
+	if call == nil {
+		call = &pendingCall{answer: make(chan outcome, 1)}
+	}
+	call.id, call.method = s.nextID, method
 	s.pending[call.id] = call
 	return call
+}
+
+// release gives back a call whose outcome has been received, or that was
+// abandoned: nothing refers to it any more and its channel is empty.
+func (s *inflight) release(call *pendingCall) {
+	call.method = ""
+	s.spare.Put(call)
 }
 
 // settle removes the call an answer is for. When no call waits for it,

@@ -94,28 +94,39 @@ func arrayElements(array []byte) [][]byte {
 	return elems
 }
 
-// scanObject walks the members of a valid JSON object. For each member it
-// asks slot where to keep the value (nil: ignore the member). It reports
-// false when a kept member appears twice.
-func scanObject(object []byte, slot func(name []byte) *[]byte) bool {
-	unique := true
-	i := skipSpace(object, 1)
-	for i < len(object) && object[i] == '"' {
-		nameEnd := stringEnd(object, i)
-		name := memberName(object[i:nameEnd])
-		i = skipSpace(object, nameEnd)
-		i = skipSpace(object, i+1) // past ':'
-		end := valueEnd(object, i)
-		if kept := slot(name); kept != nil {
-			unique = unique && *kept == nil
-			*kept = object[i:end]
-		}
-		i = skipSpace(object, end)
-		if i < len(object) && object[i] == ',' {
-			i = skipSpace(object, i+1)
-		}
+// members walks the members of a valid JSON object, one per next call.
+type members struct {
+	object []byte
+	i      int
+}
+
+func newMembers(object []byte) members {
+	return members{object: object, i: skipSpace(object, 1)}
+}
+
+// next returns the next member's unescaped name and raw value; ok is false
+// past the last one.
+func (s *members) next() (name, value []byte, ok bool) {
+	if s.i >= len(s.object) || s.object[s.i] != '"' {
+		return nil, nil, false
 	}
-	return unique
+	nameEnd := stringEnd(s.object, s.i)
+	name = memberName(s.object[s.i:nameEnd])
+	start := skipSpace(s.object, skipSpace(s.object, nameEnd)+1) // past ':'
+	end := valueEnd(s.object, start)
+	s.i = skipSpace(s.object, end)
+	if s.i < len(s.object) && s.object[s.i] == ',' {
+		s.i = skipSpace(s.object, s.i+1)
+	}
+	return name, s.object[start:end], true
+}
+
+// keep stores a member's value in slot and reports false when the slot was
+// already taken: the member appears twice.
+func keep(slot *[]byte, value []byte) bool {
+	first := *slot == nil
+	*slot = value
+	return first
 }
 
 // memberName returns the unescaped name of a member from its quoted text,

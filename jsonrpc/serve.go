@@ -7,24 +7,25 @@ import (
 // serveRequest answers one request on a goroutine of its own.
 func (c *Conn) serveRequest(m *Message) {
 	c.serving.Go(func() {
-		c.send(c.answer(m))
+		answer := c.answer(m)
+		c.send(&answer)
 	})
 }
 
 // answer runs the handler for a request and builds its response.
-func (c *Conn) answer(m *Message) *Message {
+func (c *Conn) answer(m *Message) Message {
 	if c.opts.Handle == nil {
-		return &Message{ID: m.ID, Error: ErrMethodNotFound}
+		return Message{ID: m.ID, Error: ErrMethodNotFound}
 	}
 	result, err := c.opts.Handle(c.serveCtx, m)
 	if err != nil {
-		return &Message{ID: m.ID, Error: wireError(err)}
+		return Message{ID: m.ID, Error: wireError(err)}
 	}
 	raw, err := marshalValue(result)
 	if err != nil {
-		return &Message{ID: m.ID, Error: wireError(err)}
+		return Message{ID: m.ID, Error: wireError(err)}
 	}
-	return &Message{ID: m.ID, Result: raw}
+	return Message{ID: m.ID, Result: raw}
 }
 
 // serveBatch routes the members of a batch from the peer and answers its
@@ -51,7 +52,10 @@ func (c *Conn) serveBatch(items []Item) {
 		return
 	}
 	for _, m := range requests {
-		c.serving.Go(func() { reply.add(c.answer(m)) })
+		c.serving.Go(func() {
+			answer := c.answer(m)
+			reply.add(&answer)
+		})
 	}
 }
 
