@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -250,5 +252,47 @@ func TestAnswersText(t *testing.T) {
 	}
 	if strings.Contains(got, "\n") {
 		t.Error("a newline of a question reached the text unquoted")
+	}
+}
+
+// TestProtocolVersions: agents speak every MCP version the SDK knows, over
+// HTTP directly and through the stdio bridge.
+func TestProtocolVersions(t *testing.T) {
+	for _, version := range []string{"", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
+		t.Run("v"+version, func(t *testing.T) {
+			rec := &recorder{answers: [][]string{{"x"}}}
+			s := start(t, rec.ask)
+			client := sdk.NewClient(&sdk.Implementation{Name: "agent", Version: "1"}, nil)
+			opts := &sdk.ClientSessionOptions{ProtocolVersion: version}
+			direct, err := client.Connect(t.Context(), &sdk.StreamableClientTransport{
+				Endpoint:   s.URL(),
+				HTTPClient: &http.Client{Transport: withHeader{s.NewToken("http")}},
+			}, opts)
+			if err != nil {
+				t.Fatalf("connect over HTTP: %v", err)
+			}
+			defer direct.Close()
+			b := startBridge(t, s.URL())
+			if _, err := io.WriteString(b.toBridge, s.NewToken("stdio")+"\n"); err != nil {
+				t.Fatal(err)
+			}
+			bridged, err := client.Connect(t.Context(), &sdk.IOTransport{Reader: b.fromBridge, Writer: b.toBridge}, opts)
+			if err != nil {
+				t.Fatalf("connect through the bridge: %v", err)
+			}
+			defer bridged.Close()
+			for _, cs := range []*sdk.ClientSession{direct, bridged} {
+				if res, err := cs.CallTool(t.Context(), askParams()); err != nil || res.IsError {
+					t.Fatalf("CallTool: %v, %v", res, err)
+				}
+			}
+			var agents []string
+			for _, c := range rec.recorded() {
+				agents = append(agents, c.Agent)
+			}
+			if diff := cmp.Diff([]string{"http", "stdio"}, agents); diff != "" {
+				t.Errorf("agents asking (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"strings"
@@ -184,5 +185,29 @@ func TestReadToken(t *testing.T) {
 				t.Errorf("what follows the token (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestServeStdioCancel(t *testing.T) {
+	asker := newBlockingAsker()
+	s := start(t, asker.ask)
+	b := startBridge(t, s.URL())
+	cs, err := b.agentSession(t, s.NewToken("a1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	callErr := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, askParams())
+		callErr <- err
+	}()
+	<-asker.started
+	cancel()
+	if err := <-callErr; !errors.Is(err, context.Canceled) {
+		t.Errorf("CallTool: %v, want context.Canceled", err)
+	}
+	if cause := <-asker.ended; !errors.Is(cause, context.Canceled) {
+		t.Errorf("question behind the bridge ended by %v, want context.Canceled", cause)
 	}
 }
