@@ -53,6 +53,7 @@ type registry struct {
 	cancel context.CancelCauseFunc
 
 	mu       sync.Mutex
+	closed   bool
 	byName   map[string]*agent
 	byDigest map[digest]*agent
 }
@@ -69,10 +70,13 @@ func newRegistry() *registry {
 
 // issue gives agent name the token, replacing its previous one, or, with
 // keep, returns the token it already has. newServer builds a new agent's
-// MCP server.
+// MCP server. Once closed, the token is returned but opens nothing.
 func (r *registry) issue(name, token string, keep bool, newServer func(*agent) *sdk.Server) string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.closed {
+		return token
+	}
 	a := r.byName[name]
 	switch {
 	case a != nil && keep:
@@ -124,14 +128,18 @@ func (r *registry) byUserID(info *auth.TokenInfo) *agent {
 	return r.byName[name]
 }
 
-// closeAll stops every agent; agents issued later start stopped.
+// closeAll forgets every agent, so that no request gets past the token
+// check any more, and stops them.
 func (r *registry) closeAll() {
 	r.cancel(errServerClosed)
 	r.mu.Lock()
+	r.closed = true
 	agents := make([]*agent, 0, len(r.byName))
 	for _, a := range r.byName {
 		agents = append(agents, a)
 	}
+	clear(r.byName)
+	clear(r.byDigest)
 	r.mu.Unlock()
 	for _, a := range agents {
 		a.stop(errServerClosed)

@@ -30,7 +30,8 @@ const endpointPath = "/mcp"
 // An Asker shows a question card for agent and waits for the user's answers:
 // one list of chosen labels (or typed text) per question, in order.
 // questions is the "questions" value of the tool call, as the agent sent it.
-// It returns ctx's error when ctx ends first.
+// It must return once ctx ends (the agent revoked, the call cancelled, the
+// server closed), with ctx's error: Revoke and Close wait for it.
 type Asker func(ctx context.Context, agent string, questions json.RawMessage) (answers [][]string, err error)
 
 // Options configures [Start]. The zero value, but for Ask, means the
