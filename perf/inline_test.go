@@ -59,10 +59,27 @@ func answerLine(l jsonrpc.Line) ([]byte, error) {
 	switch {
 	case len(answers) == 0:
 		return nil, nil
-	case l.Batch:
-		return json.Marshal(answers)
+	case !l.Batch:
+		return answers[0].MarshalJSON()
 	}
-	return json.Marshal(answers[0])
+	return appendArray(answers)
+}
+
+// appendArray writes answers as one JSON array, without the second pass
+// json.Marshal makes over what a MarshalJSON returns.
+func appendArray(answers []*jsonrpc.Message) ([]byte, error) {
+	buf := []byte{'['}
+	for k, m := range answers {
+		if k > 0 {
+			buf = append(buf, ',')
+		}
+		b, err := m.MarshalJSON()
+		if err != nil {
+			return nil, err
+		}
+		buf = append(buf, b...)
+	}
+	return append(buf, ']'), nil
 }
 
 // answerInline serves one request as serveEcho does.

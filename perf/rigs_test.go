@@ -38,12 +38,14 @@ type rigSpec struct {
 
 // rigs lists the sides compared, the raw pipe first: it is what the
 // others' ratios are computed against. host is the measure the targets
-// are set for; the others tell the costs apart: jsonrpc-conn is the conn
-// plugin called without the host, host-kit the same plugin written with
-// the kit, host-inline a plugin that serves requests without goroutines.
+// are set for; the others tell the costs apart: inline-direct is the
+// inline plugin (JSON, no goroutines) fed fixed bytes, jsonrpc-conn the
+// conn plugin called by a bare jsonrpc.Conn, host-kit the conn plugin
+// written with the kit, host-inline the inline plugin under the host.
 func rigs() []rigSpec {
 	return []rigSpec{
 		{"raw-pipe", func(tb testing.TB) rig { return startRaw(tb) }},
+		{"inline-direct", func(tb testing.TB) rig { return startInlineDirect(tb) }},
 		{"jsonrpc-conn", func(tb testing.TB) rig { return startConn(tb) }},
 		{"host", func(tb testing.TB) rig { return startHost(tb, programConnPlugin) }},
 		{"host-kit", func(tb testing.TB) rig { return startHost(tb, programKitPlugin) }},
@@ -57,10 +59,10 @@ func echoLine(id int) []byte {
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, echoMethod, echoParams)
 }
 
-// checkEcho reports how got differs from the sent line it should repeat.
-func checkEcho(sent, got []byte) error {
-	if !bytes.Equal(sent, got) {
-		return fmt.Errorf("echo of %q came back as %q", sent, got)
+// checkEcho reports how got differs from the line it should be.
+func checkEcho(want, got []byte) error {
+	if !bytes.Equal(want, got) {
+		return fmt.Errorf("want line %q, got %q", want, got)
 	}
 	return nil
 }
