@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"encoding/base64"
+	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,18 +85,24 @@ func TestTokenNamesTheAgent(t *testing.T) {
 	}
 }
 
-// TestSessionOfAnotherAgent: a token opens its own agent's sessions only.
+// TestSessionOfAnotherAgent: a token opens its own agent's sessions only,
+// whatever the agents' names (an empty name included).
 func TestSessionOfAnotherAgent(t *testing.T) {
 	s := start(t, (&recorder{}).ask)
-	alice, bob := s.NewToken("alice"), s.NewToken("bob")
-	resp := post(t, s.URL(), "Bearer "+alice, "", initializeBody)
-	session := resp.Header.Get("Mcp-Session-Id")
-	if resp.StatusCode != http.StatusOK || session == "" {
-		t.Fatalf("initialize: status %d, session %q", resp.StatusCode, session)
-	}
-	const list = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
-	if got := post(t, s.URL(), "Bearer "+bob, session, list).StatusCode; got != http.StatusForbidden {
-		t.Errorf("bob in alice's session: status %d, want 403", got)
+	for _, pair := range [][2]string{{"alice", "bob"}, {"", "bob"}, {"bob", ""}} {
+		owner, intruder := pair[0], pair[1]
+		t.Run(owner+"/"+intruder, func(t *testing.T) {
+			ownerTok, intruderTok := s.NewToken(owner), s.NewToken(intruder)
+			resp := post(t, s.URL(), "Bearer "+ownerTok, "", initializeBody)
+			session := resp.Header.Get("Mcp-Session-Id")
+			if resp.StatusCode != http.StatusOK || session == "" {
+				t.Fatalf("initialize: status %d, session %q", resp.StatusCode, session)
+			}
+			const list = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+			if got := post(t, s.URL(), "Bearer "+intruderTok, session, list).StatusCode; got != http.StatusForbidden {
+				t.Errorf("%q in %q's session: status %d, want 403", intruder, owner, got)
+			}
+		})
 	}
 }
 
@@ -147,5 +155,47 @@ func TestNewTokenShape(t *testing.T) {
 			t.Fatalf("token %q issued twice", tok)
 		}
 		seen[tok] = true
+	}
+}
+
+func TestConcurrentAgents(t *testing.T) {
+	rec := &recorder{answers: [][]string{{"x"}}}
+	s := start(t, rec.ask)
+	const agents = 8
+	errs := make(chan error, agents)
+	var wg sync.WaitGroup
+	for i := range agents {
+		wg.Go(func() {
+			name := fmt.Sprint("agent-", i)
+			cs, err := connect(t, s.URL(), s.NewToken(name))
+			if err != nil {
+				errs <- err
+				return
+			}
+			res, err := cs.CallTool(t.Context(), askParams())
+			if err == nil && res.IsError {
+				err = fmt.Errorf("%s: tool error: %s", name, text(res))
+			}
+			s.Revoke(name)
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	got := map[string]int{}
+	for _, c := range rec.recorded() {
+		got[c.Agent]++
+	}
+	want := map[string]int{}
+	for i := range agents {
+		want[fmt.Sprint("agent-", i)] = 1
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("questions per agent (-want +got):\n%s", diff)
 	}
 }
