@@ -36,14 +36,15 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"run":     {"run DIR: a headless host for the plugin in DIR (JSON-lines console)", cmdRun},
-		"test":    {"test DIR [--json]: the conformance bench", cmdTest},
-		"install": {"install DIR: validate and record a plugin", cmdInstall},
-		"list":    {"list: the installed plugins", cmdList},
-		"journal": {"journal ID [-n N] [-f]: a plugin's journal", cmdJournal},
-		"restart": {"restart ID: start a stopped plugin again, its crashes forgotten", cmdSwitch("restart")},
-		"enable":  {"enable ID: switch a plugin on", cmdSwitch("enable")},
-		"disable": {"disable ID: switch a plugin off", cmdSwitch("disable")},
+		"run":       {"run DIR: a headless host for the plugin in DIR (JSON-lines console)", cmdRun},
+		"test":      {"test DIR [--json]: the conformance bench", cmdTest},
+		"mcp-stdio": {"mcp-stdio --url URL: bridge MCP on stdin/stdout to the host's MCP server (token on the first line of stdin)", cmdMCPStdio},
+		"install":   {"install DIR: validate and record a plugin", cmdInstall},
+		"list":      {"list: the installed plugins", cmdList},
+		"journal":   {"journal ID [-n N] [-f]: a plugin's journal", cmdJournal},
+		"restart":   {"restart ID: start a stopped plugin again, its crashes forgotten", cmdSwitch("restart")},
+		"enable":    {"enable ID: switch a plugin on", cmdSwitch("enable")},
+		"disable":   {"disable ID: switch a plugin off", cmdSwitch("disable")},
 	}
 }
 
