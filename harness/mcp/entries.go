@@ -1,6 +1,12 @@
 package mcp
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+)
 
 // StdioCommand is the escouade-plugin command that bridges MCP over stdio
 // to the server ([ServeStdio]).
@@ -57,6 +63,42 @@ func (s *Server) StdioEntry(agent string, exe string) json.RawMessage {
 		Args:    []string{StdioCommand, "--url", s.url},
 		Env:     []nameValue{},
 	})
+}
+
+// StdioEntryFile is StdioEntry for a real ACP agent, which starts the
+// bridge itself and writes only MCP on its stdin: the token is written to a
+// new file of dir, readable by this user only, and the bridge is told its
+// path with --token-file; it reads the file and removes it at start. The
+// token is still in neither the arguments nor the environment.
+//
+//	{"name":"escouade","command":exe,"args":["mcp-stdio","--url",URL,"--token-file",PATH],"env":[]}
+func (s *Server) StdioEntryFile(agent, exe, dir string) (json.RawMessage, error) {
+	f, err := os.CreateTemp(dir, "mcp-token-*")
+	if err != nil {
+		return nil, fmt.Errorf("the MCP token file: %w", err)
+	}
+	_, werr := f.WriteString(s.liveToken(agent))
+	if err := errors.Join(werr, f.Chmod(0o600), f.Close()); err != nil {
+		os.Remove(f.Name())
+		return nil, fmt.Errorf("the MCP token file: %w", err)
+	}
+	return mustMarshal(stdioEntry{
+		Name:    ServerName,
+		Command: exe,
+		Args:    []string{StdioCommand, "--url", s.url, "--token-file", f.Name()},
+		Env:     []nameValue{},
+	}), nil
+}
+
+// ReadTokenFile reads the token StdioEntryFile wrote and removes the file,
+// so the token is read once.
+func ReadTokenFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	os.Remove(path)
+	return strings.TrimSpace(string(data)), nil
 }
 
 // mustMarshal marshals values made of strings only, which cannot fail.

@@ -18,9 +18,13 @@ type StdioOptions struct {
 	// URL is the server's endpoint ([Server.URL]); it must be on loopback,
 	// since the token goes with every request.
 	URL string
-	// In gives the token on its first line, then the client's MCP messages,
-	// one per line. It is closed at the end when it is an io.Closer.
+	// In gives the token on its first line (unless Token is set), then the
+	// client's MCP messages, one per line. It is closed at the end when it
+	// is an io.Closer.
 	In io.Reader
+	// Token, when set, is the bearer token, and In carries MCP messages
+	// only: the form an ACP agent can start (see Server.StdioEntryFile).
+	Token string
 	// Out receives the bridge's MCP messages. It is closed at the end when
 	// it is an io.Closer.
 	Out io.Writer
@@ -44,9 +48,14 @@ func ServeStdio(ctx context.Context, opts StdioOptions) error {
 		return err
 	}
 	in := bufio.NewReader(opts.In)
-	token, err := readToken(in)
-	if err != nil {
-		return err
+	token := opts.Token
+	if token == "" {
+		var err error
+		if token, err = readToken(in); err != nil {
+			return err
+		}
+	} else if !isToken68([]byte(token)) {
+		return errors.New("the token given is not a bearer token")
 	}
 	m := &mirror{}
 	upstream, err := connectUpstream(ctx, opts, token, m)

@@ -3,8 +3,10 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -210,4 +212,45 @@ func TestServeStdioCancel(t *testing.T) {
 	if cause := <-asker.ended; !errors.Is(cause, context.Canceled) {
 		t.Errorf("question behind the bridge ended by %v, want context.Canceled", cause)
 	}
+}
+
+func TestStdioEntryFileGivesTheTokenOnceThroughAFile(t *testing.T) {
+	rec := &recorder{answers: [][]string{{"x"}}}
+	s := start(t, rec.ask)
+	entry, err := s.StdioEntryFile("file-agent", "/bin/escouade-plugin", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e struct{ Args []string }
+	if err := json.Unmarshal(entry, &e); err != nil || len(e.Args) != 5 || e.Args[3] != "--token-file" {
+		t.Fatalf("entry %s: %v", entry, err)
+	}
+	info, err := os.Stat(e.Args[4])
+	if err != nil || info.Mode().Perm() != 0o600 {
+		t.Fatalf("token file: %v %v", info, err)
+	}
+	token, err := ReadTokenFile(e.Args[4])
+	if err != nil || strings.Contains(string(entry), token) {
+		t.Fatalf("token %q, err %v: the entry must not hold it", token, err)
+	}
+	if _, err := os.Stat(e.Args[4]); !os.IsNotExist(err) {
+		t.Errorf("the token file is still there once read: %v", err)
+	}
+	// The agent starts the bridge and speaks MCP from its first line.
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- ServeStdio(t.Context(), StdioOptions{URL: s.URL(), Token: token, In: inR, Out: outW}) }()
+	client := sdk.NewClient(&sdk.Implementation{Name: "file-agent", Version: "1"}, nil)
+	cs, err := client.Connect(t.Context(), &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	if res := callAsk(t, cs, `{"questions":[{"question":"Q?","options":[{"label":"x"}],"multiSelect":false}]}`); res.IsError {
+		t.Errorf("tool error: %s", text(res))
+	}
+	cs.Close()
+	inW.Close()
+	outR.Close()
+	<-done
 }
