@@ -5,22 +5,25 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
-// The methods of the host the kit calls (PROTOCOL.md §5).
+// The methods of the host the kit calls (PROTOCOL.md §5), named by the
+// types generated from the protocol schema, so a change of the schema that
+// the kit does not follow fails to compile.
 const (
-	methodSecretsGet  = "secrets/get"
-	methodSettingsGet = "settings/get"
-	methodFilesRead   = "files/read"
-	methodLog         = "log"
+	methodSecretsGet  = proto.MethodSecretsGet
+	methodSettingsGet = proto.MethodSettingsGet
+	methodFilesRead   = proto.MethodFilesRead
+	methodLog         = proto.MethodLog
 )
 
 // The levels of Log.
 const (
-	LevelDebug = "debug"
-	LevelInfo  = "info"
-	LevelWarn  = "warn"
-	LevelError = "error"
+	LevelDebug = string(proto.LogParamsLevelDebug)
+	LevelInfo  = string(proto.LogParamsLevelInfo)
+	LevelWarn  = string(proto.LogParamsLevelWarn)
+	LevelError = string(proto.LogParamsLevelError)
 )
 
 // ErrNotConnected is the error of a call to the host made while the plugin
@@ -41,13 +44,11 @@ type hostPeer interface {
 // and an unreachable keychain with jsonrpc.ErrKeychain (-32002). Never
 // print the value: the host masks it in the journal, not elsewhere.
 func (p *Plugin) Secret(ctx context.Context, key string) (value string, found bool, err error) {
-	raw, err := p.call(ctx, methodSecretsGet, struct {
-		Key string `json:"key"`
-	}{key})
+	raw, err := p.call(ctx, methodSecretsGet, proto.SecretsGetParams{Key: key})
 	if err != nil {
 		return "", false, err
 	}
-	var secret *string
+	var secret proto.SecretsGetResult
 	if err := json.Unmarshal(raw, &secret); err != nil {
 		return "", false, badAnswer(methodSecretsGet, "a string or null", raw)
 	}
@@ -63,9 +64,7 @@ func (p *Plugin) Secret(ctx context.Context, key string) (value string, found bo
 // there; read them with Secret. With a project id, that project's
 // .escouade.yml values come first; "" asks for the user's values only.
 func (p *Plugin) Settings(ctx context.Context, project string) (map[string]any, error) {
-	raw, err := p.call(ctx, methodSettingsGet, struct {
-		Project string `json:"project,omitempty"`
-	}{project})
+	raw, err := p.call(ctx, methodSettingsGet, proto.SettingsGetParams{Project: project})
 	if err != nil {
 		return nil, err
 	}
@@ -82,9 +81,7 @@ func (p *Plugin) Settings(ctx context.Context, project string) (map[string]any, 
 // missing file (jsonrpc.ErrMissing), and what is too large or not text
 // (jsonrpc.ErrFailed).
 func (p *Plugin) ReadFile(ctx context.Context, path string) (string, error) {
-	raw, err := p.call(ctx, methodFilesRead, struct {
-		Path string `json:"path"`
-	}{path})
+	raw, err := p.call(ctx, methodFilesRead, proto.FilesReadParams{Path: path})
 	if err != nil {
 		return "", err
 	}
@@ -109,10 +106,7 @@ func (p *Plugin) Log(level, message string) {
 		p.tracef("log.%s %s", level, message)
 		return
 	}
-	err := host.Notify(methodLog, struct {
-		Level   string `json:"level"`
-		Message string `json:"message"`
-	}{level, message})
+	err := host.Notify(methodLog, proto.LogParams{Level: proto.LogParamsLevel(level), Message: message})
 	if err != nil {
 		p.tracef("log.%s %s (not sent: %v)", level, message, err)
 	}
