@@ -12,10 +12,17 @@
 //     initialize and echoes the params of perf/echo, the least a real
 //     plugin does per line.
 //   - kit-plugin: the same plugin written with the Go kit.
+//   - inline-plugin: the same plugin answering each line on its reader
+//     goroutine, to tell the cost of JSON from that of goroutine handoffs.
 //
-// The benchmarks run the raw pipe and the host side by side in one run:
+// The benchmarks run the raw pipe and the host side by side in one run,
+// with sides that take the host or the plugin's concurrency away to show
+// where the time goes (see rigs):
 //
-//	go test -run '^$' -bench . -count 3 ./perf
+//	go test -run '^$' -bench . -count 2 ./perf
+//
+// ESCOUADE_PERF_PROGRAM_PROFILE names a folder where each program writes
+// its CPU profile, since -cpuprofile only sees the calling side.
 //
 // Benchmarks do not interleave, so on a busy machine their ratios drift.
 // TestReportRatios runs every side in turn, several rounds, and compares

@@ -146,3 +146,44 @@ func TestRatioTable(t *testing.T) {
 		t.Errorf("ratioTable (-want +got):\n%s", diff)
 	}
 }
+
+func TestAnswerLine(t *testing.T) {
+	tests := []struct {
+		name, line, want string
+	}{
+		{"echo", `{"jsonrpc":"2.0","id":7,"method":"perf/echo","params":{"n":1}}`, `{"jsonrpc":"2.0","id":7,"result":{"n":1}}`},
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"perf/echo","params":[1]},{"jsonrpc":"2.0","method":"perf/echo"}]`, `[{"jsonrpc":"2.0","id":1,"result":[1]}]`},
+		{"notification only", `{"jsonrpc":"2.0","method":"perf/echo"}`, ``},
+		{"unknown method", `{"jsonrpc":"2.0","id":"a","method":"perf/other"}`, `{"jsonrpc":"2.0","id":"a","error":{"code":-32601,"message":"Method not found"}}`},
+		{"not JSON", `{`, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := answerLine(jsonrpc.DecodeLine([]byte(tt.line)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(got)); diff != "" {
+				t.Errorf("answerLine(%s) (-want +got):\n%s", tt.line, diff)
+			}
+		})
+	}
+}
+
+// FuzzAnswerLine holds the inline plugin to JSON-RPC: whatever line comes,
+// its answer is nothing or one valid JSON value.
+func FuzzAnswerLine(f *testing.F) {
+	f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"perf/echo","params":{"n":1}}`))
+	f.Add([]byte(`[{"jsonrpc":"2.0","id":1,"method":"initialize"},{"jsonrpc":"2.0","id":2}]`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte("\xff"))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		got, err := answerLine(jsonrpc.DecodeLine(line))
+		if err != nil {
+			t.Fatalf("answerLine(%q): %v", line, err)
+		}
+		if got != nil && !json.Valid(got) {
+			t.Errorf("answerLine(%q) = %q, not JSON", line, got)
+		}
+	})
+}
