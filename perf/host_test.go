@@ -76,7 +76,7 @@ func (r *hostRig) batch() error {
 	return nil
 }
 
-// close stops the host and its plugin; it may be called twice.
+// close stops the host and its plugin, as the app does when it quits.
 func (r *hostRig) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), closeWait)
 	defer cancel()
