@@ -479,3 +479,15 @@ func TestHandlerContextEndsOnClose(t *testing.T) {
 	default:
 	}
 }
+
+func TestEnded(t *testing.T) {
+	p := newPeer(t, Options{})
+	if p.conn.Ended() {
+		t.Fatal("Ended() before the end")
+	}
+	p.toConn.Close()
+	<-p.conn.Done()
+	if !p.conn.Ended() {
+		t.Error("Ended() = false after the end of the stream")
+	}
+}

@@ -115,6 +115,10 @@ func (c *Conn) Wait() error {
 // a read error, or after Close.
 func (c *Conn) Done() <-chan struct{} { return c.done }
 
+// Ended reports whether the connection has ended, so that nothing sent now
+// could be answered. Calls under way have failed by the time it is true.
+func (c *Conn) Ended() bool { return c.state.hasEnded() }
+
 // Err returns why the connection ended: nil for the end of the peer's
 // stream or for Close, the read or write error otherwise.
 func (c *Conn) Err() error { return c.state.endCause() }

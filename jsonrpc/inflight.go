@@ -137,6 +137,13 @@ func (s *inflight) end(cause, callErr error) bool {
 	return true
 }
 
+// hasEnded reports whether the connection has ended.
+func (s *inflight) hasEnded() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ended != nil
+}
+
 // endCause returns why the connection ended.
 func (s *inflight) endCause() error {
 	s.mu.Lock()
