@@ -142,7 +142,8 @@ func (i *instance) replayAttaches() {
 	i.p.mu.Unlock()
 	for _, a := range attaches {
 		r := newRequest(kindCall, "agent/attach", a.params)
-		i.send(r) // its outcome goes nowhere: the app had its answer before
+		i.send(r)
+		go r.wait() // the app had its answer before; a timeout is still journaled
 	}
 }
 
@@ -178,11 +179,11 @@ func (i *instance) send(r *request) {
 		d := i.p.h.delay(r.method)
 		ctx, cancel := context.WithTimeout(context.Background(), d)
 		call := i.conn.Go(ctx, r.method, r.params)
-		go func() {
+		r.written(func() []Outcome {
 			defer cancel()
 			res, err := call.Wait()
-			r.done <- []Outcome{i.outcome(r.method, d, res, err)}
-		}()
+			return []Outcome{i.outcome(r.method, d, res, err)}
+		})
 	case kindBatch:
 		i.sendBatch(r)
 	}
@@ -195,7 +196,7 @@ func (i *instance) sendBatch(r *request) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	call := i.conn.GoBatch(ctx, r.batch)
-	go func() {
+	r.written(func() []Outcome {
 		defer cancel()
 		results := call.Wait()
 		outs := make([]Outcome, len(results))
@@ -204,8 +205,8 @@ func (i *instance) sendBatch(r *request) {
 				outs[k] = i.outcome(r.batch[k].Method, d, res.Result, res.Err)
 			}
 		}
-		r.done <- outs
-	}()
+		return outs
+	})
 }
 
 // outcome turns a wire answer into an Outcome, journaling what is missing.

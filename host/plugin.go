@@ -89,14 +89,11 @@ func (p *Plugin) Go(method string, params any) *Pending {
 	return &Pending{r}
 }
 
-// Wait returns the call's outcome, or the default answer when ctx ends first.
+// Wait returns the call's outcome, or the default answer when ctx ends
+// before the call could be sent; once sent, the delay of its method bounds
+// the wait, not ctx.
 func (c *Pending) Wait(ctx context.Context) Outcome {
-	select {
-	case outs := <-c.r.done:
-		return outs[0]
-	case <-ctx.Done():
-		return defaultOutcome(TimedOut, fmt.Sprintf("%s: %v", c.r.method, ctx.Err()))
-	}
+	return c.r.result(ctx)[0]
 }
 
 // Notify sends a notification; it waits in the queue while the program
@@ -125,14 +122,7 @@ func (p *Plugin) GoBatch(calls []jsonrpc.BatchCall) *PendingBatch {
 // Wait returns one outcome per call, in order (a notification's stays
 // zero), or default answers when ctx ends first.
 func (b *PendingBatch) Wait(ctx context.Context) []Outcome {
-	select {
-	case outs := <-b.r.done:
-		return outs
-	case <-ctx.Done():
-		r := &request{kind: kindBatch, batch: b.r.batch, done: make(chan []Outcome, 1)}
-		r.finish(defaultOutcome(TimedOut, ctx.Err().Error()))
-		return <-r.done
-	}
+	return b.r.result(ctx)
 }
 
 // Fact tells the plugin a fact happened. It starts the program when its

@@ -1,7 +1,9 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 )
@@ -22,20 +24,30 @@ type request struct {
 	method string
 	params any
 	batch  []jsonrpc.BatchCall
-	// done receives the outcomes once: one for a call, one per batch entry
-	// (a notification's entry stays zero), none for a notification.
-	done chan []Outcome
+	// ready is closed once, when the outcomes are known (outs: a default
+	// answer) or when the request was written to the program (wait then
+	// waits for its answers, on the caller's goroutine: no hand-off).
+	ready chan struct{}
+	outs  []Outcome
+	wait  func() []Outcome
 }
 
 func newRequest(kind requestKind, method string, params any) *request {
-	return &request{kind: kind, method: method, params: params, done: make(chan []Outcome, 1)}
+	return &request{kind: kind, method: method, params: params, ready: make(chan struct{})}
 }
 
 // finish gives every answer of r the same default outcome.
 func (r *request) finish(o Outcome) {
+	r.outs = r.defaults(o)
+	close(r.ready)
+}
+
+// defaults is o for every answer r expects: one for a call, one per batch
+// entry (a notification's entry stays zero), none for a notification.
+func (r *request) defaults(o Outcome) []Outcome {
 	switch r.kind {
 	case kindCall:
-		r.done <- []Outcome{o}
+		return []Outcome{o}
 	case kindBatch:
 		outs := make([]Outcome, len(r.batch))
 		for i, c := range r.batch {
@@ -43,10 +55,29 @@ func (r *request) finish(o Outcome) {
 				outs[i] = o
 			}
 		}
-		r.done <- outs
-	default:
-		r.done <- nil
+		return outs
 	}
+	return nil
+}
+
+// written records that r went to the program; wait gives its answers.
+func (r *request) written(wait func() []Outcome) {
+	r.wait = wait
+	close(r.ready)
+}
+
+// result waits for r's outcomes. ctx bounds the wait for r to be sent; once
+// sent, the delay of its method bounds the wait for the answer.
+func (r *request) result(ctx context.Context) []Outcome {
+	select {
+	case <-r.ready:
+	case <-ctx.Done():
+		return r.defaults(defaultOutcome(TimedOut, fmt.Sprintf("%s: %v", r.label(), ctx.Err())))
+	}
+	if r.wait != nil {
+		return r.wait()
+	}
+	return r.outs
 }
 
 // label names r in journal lines.
