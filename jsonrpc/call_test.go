@@ -491,3 +491,32 @@ func TestEnded(t *testing.T) {
 		t.Error("Ended() = false after the end of the stream")
 	}
 }
+
+// stuckWriter blocks every write until released, like a pipe whose reader
+// has stopped reading.
+type stuckWriter struct {
+	entered chan struct{}
+	release chan struct{}
+}
+
+func (w *stuckWriter) Write(p []byte) (int, error) {
+	w.entered <- struct{}{}
+	<-w.release
+	return len(p), nil
+}
+
+func TestCloseDoesNotWaitForABlockedWrite(t *testing.T) {
+	in, _ := io.Pipe()
+	out := &stuckWriter{entered: make(chan struct{}), release: make(chan struct{})}
+	c := NewConn(in, out, Options{})
+	go c.Notify("n", nil)
+	<-out.entered // the write is blocked
+	if err := c.Close(); err != nil {
+		t.Errorf("Close() = %v", err)
+	}
+	if _, err := c.Call(t.Context(), "m", nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("Call() after Close = %v, want ErrClosed", err)
+	}
+	close(out.release)
+	c.Wait()
+}

@@ -3,16 +3,20 @@ package jsonrpc
 import (
 	"io"
 	"sync"
+	"sync/atomic"
 )
 
 // lineWriter writes whole lines under a mutex, so that messages from
 // concurrent callers and handlers never interleave. Its buffer is reused
 // from line to line.
 type lineWriter struct {
-	mu     sync.Mutex
-	w      io.Writer
-	buf    []byte
-	closed error // set once writing must stop: the error later writes get
+	mu  sync.Mutex // held for a whole line, the write included
+	w   io.Writer
+	buf []byte
+	// closed is the error later writes get once writing must stop. It is
+	// not under mu, so that closing never waits for a write blocked on a
+	// peer that does not read.
+	closed atomic.Pointer[error]
 }
 
 // fill appends the content of one line to buf.
@@ -24,8 +28,8 @@ type fill func(buf []byte) ([]byte, error)
 func (lw *lineWriter) writeLine(content fill) error {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
-	if lw.closed != nil {
-		return lw.closed
+	if closed := lw.closed.Load(); closed != nil {
+		return *closed
 	}
 	buf, err := content(lw.buf[:0])
 	if err != nil {
@@ -41,13 +45,9 @@ func (lw *lineWriter) writeLine(content fill) error {
 	return err
 }
 
-// close makes later writes fail with err.
+// close makes later writes fail with err; a write under way goes on.
 func (lw *lineWriter) close(err error) {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	if lw.closed == nil {
-		lw.closed = err
-	}
+	lw.closed.CompareAndSwap(nil, &err)
 }
 
 // writeMessage writes one message on its own line.
