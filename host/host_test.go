@@ -71,6 +71,7 @@ func TestHandshakeRefusals(t *testing.T) {
 	}{
 		{"v2", "it speaks version 2 of the protocol; this Escouade speaks version 1", nil},
 		{"noversion", "its answer to initialize has no protocol version", nil},
+		{"stringversion", `its answer to initialize has no protocol version (protocolVersion is "1", not a number)`, nil},
 		{"silent", "no answer to initialize within 150 ms", map[string]time.Duration{"initialize": 150 * time.Millisecond}},
 	}
 	for _, tt := range tests {
@@ -319,4 +320,23 @@ func TestBatchFromTheApp(t *testing.T) {
 	if len(outs) != 3 || string(outs[0].Result) != "[1]" || outs[1].Result != nil || outs[1].IsDefault() || outs[2].Error == nil || outs[2].Error.Code != -32601 {
 		t.Errorf("outcomes = %+v", outs)
 	}
+}
+
+func TestAnAttachMadeWhileStartingIsSentOnce(t *testing.T) {
+	_, p := startHost(t, "slowinit", Options{})
+	ctx := context.Background()
+	p.Attach(ctx, "a1", json.RawMessage(`{"mode":"plan"}`))
+	var got []string
+	json.Unmarshal(mustResult(t, call(t, p, "test/received", nil)), &got)
+	want := []string{`agent/attach {"agent":"a1","mode":"plan"}`, "test/received "}
+	if diff := cmp.Diff(want, got[1:]); diff != "" {
+		t.Errorf("after initialize (-want +got)\n%s", diff)
+	}
+}
+
+func TestALogWithABadLevelIsKept(t *testing.T) {
+	_, p := startHost(t, "ok", Options{})
+	call(t, p, "test/ask", json.RawMessage(`{"method":"test/nothing","params":{}}`)) // ready
+	mustResult(t, call(t, p, "test/notify-log", nil))
+	journalHas(t, p, "log.info", "a message at a made-up level")
 }

@@ -129,22 +129,42 @@ func checkVersion(res json.RawMessage) string {
 	if json.Unmarshal(res, &ans) != nil || len(ans.ProtocolVersion) == 0 || string(ans.ProtocolVersion) == "null" {
 		return "its answer to initialize has no protocol version"
 	}
-	if string(ans.ProtocolVersion) != itoa(protocol.Version) {
-		return fmt.Sprintf("it speaks version %s of the protocol; this Escouade speaks version %d",
-			strings.Trim(string(ans.ProtocolVersion), `"`), protocol.Version)
+	var version int64
+	if json.Unmarshal(ans.ProtocolVersion, &version) != nil {
+		return fmt.Sprintf("its answer to initialize has no protocol version (protocolVersion is %s, not a number)", ans.ProtocolVersion)
+	}
+	if version != protocol.Version {
+		return fmt.Sprintf("it speaks version %d of the protocol; this Escouade speaks version %d", version, protocol.Version)
 	}
 	return ""
 }
 
 func (i *instance) replayAttaches() {
 	i.p.mu.Lock()
-	attaches := append([]attachment(nil), i.p.attaches...)
+	var attaches []attachment
+	for _, a := range i.p.attaches {
+		if !i.p.queuedAttach(a.agent) {
+			attaches = append(attaches, a)
+		}
+	}
 	i.p.mu.Unlock()
 	for _, a := range attaches {
 		r := newRequest(kindCall, "agent/attach", a.params)
 		i.send(r)
 		go r.wait() // the app had its answer before; a timeout is still journaled
 	}
+}
+
+// queuedAttach reports whether an agent/attach of agent waits in the queue:
+// it will go with the latest params anyway, so it is not sent twice.
+// Called with p.mu held.
+func (p *Plugin) queuedAttach(agent string) bool {
+	for _, r := range p.queue.items {
+		if r.kind == kindCall && r.method == "agent/attach" && r.agent == agent {
+			return true
+		}
+	}
+	return false
 }
 
 // flush sends the queue in order; the plugin is ready once it is empty, so
@@ -325,8 +345,12 @@ func (p *Plugin) running() bool {
 func crashText(prog Program) string {
 	var b strings.Builder
 	b.WriteString("crashed: " + prog.ExitText())
-	if lines := prog.LastStderr(); len(lines) > 0 {
+	if lines := prog.LastStderr(); len(lines) == 1 {
+		b.WriteString("; last line of stderr:")
+	} else if len(lines) > 1 {
 		fmt.Fprintf(&b, "; last %d lines of stderr:", len(lines))
+	}
+	if lines := prog.LastStderr(); len(lines) > 0 {
 		for _, l := range lines {
 			b.WriteString("\n| " + l)
 		}

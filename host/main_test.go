@@ -147,6 +147,9 @@ func (f *fake) handle(ctx context.Context, m *jsonrpc.Message) (any, error) {
 			out = append(out, fmt.Sprintf("%s|%v", r.Result, r.Err))
 		}
 		return out, nil
+	case "test/notify-log":
+		f.conn.Notify("log", map[string]string{"level": "loud", "message": "a message at a made-up level"})
+		return true, nil
 	case "test/garbage":
 		os.Stdout.WriteString("this is not json\n")
 		return "after garbage", nil
@@ -186,6 +189,8 @@ func (f *fake) initialize() (any, error) {
 		return map[string]any{"protocolVersion": 2}, nil
 	case "noversion":
 		return map[string]any{"capabilities": map[string]any{}}, nil
+	case "stringversion":
+		return map[string]any{"protocolVersion": "1"}, nil
 	case "slowinit":
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -149,7 +149,10 @@ func (p *Plugin) Attach(ctx context.Context, agent string, params json.RawMessag
 	p.mu.Lock()
 	p.remember(agent, full)
 	p.mu.Unlock()
-	return p.Call(ctx, "agent/attach", full), nil
+	r := newRequest(kindCall, "agent/attach", full)
+	r.agent = agent
+	p.submit(r)
+	return r.result(ctx)[0], nil
 }
 
 func (p *Plugin) remember(agent string, params json.RawMessage) {

@@ -24,6 +24,7 @@ type request struct {
 	method string
 	params any
 	batch  []jsonrpc.BatchCall
+	agent  string // the agent of an agent/attach
 	// ready is closed once, when the outcomes are known (outs: a default
 	// answer) or when the request was written to the program (wait then
 	// waits for its answers, on the caller's goroutine: no hand-off).

@@ -36,12 +36,14 @@ func (p *Plugin) handler(spec LaunchSpec) func(context.Context, *jsonrpc.Message
 	}
 }
 
-// checkParams validates the params of a method the host serves a process
+// checkParams validates the params of a request the host serves a process
 // against the protocol schema (-32602 naming the field). Methods it does
-// not serve are left to the services, which refuse them with -32601.
+// not serve are left to the services, which refuse them with -32601, and so
+// are notifications (log): no answer can carry a refusal, so the services
+// keep what they can of them and journal the rest.
 func (p *Plugin) checkParams(m *jsonrpc.Message) error {
 	meth, ok := protocol.Lookup(m.Method)
-	if !ok || meth.WASMOnly || meth.Direction != protocol.DirPluginToHost {
+	if !ok || meth.WASMOnly || meth.Direction != protocol.DirPluginToHost || m.IsNotification() {
 		return nil
 	}
 	err := protocol.ValidateParams(m.Method, m.Params)

@@ -71,8 +71,10 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
+		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+			return nil, helpRequest{fs}
+		} else if err != nil {
+			return nil, usageError{err.Error()}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -144,6 +146,18 @@ func (c *common) projectResolver() func(string) (string, bool) {
 	}
 }
 
+// helpRequest is -h or --help after a command: its flags are printed on
+// stdout and the command exits 0.
+type helpRequest struct{ fs *flag.FlagSet }
+
+func (h helpRequest) Error() string { return "help requested" }
+
+func (h helpRequest) print(w io.Writer) {
+	fmt.Fprintf(w, "usage: escouade-plugin %s [flags] [args]\n\nflags:\n", h.fs.Name())
+	h.fs.SetOutput(w)
+	h.fs.PrintDefaults()
+}
+
 // usageError is a mistake in the command line: exit 2.
 type usageError struct{ msg string }
 
@@ -153,5 +167,5 @@ func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(fo
 
 func isUsage(err error) bool {
 	var u usageError
-	return errors.As(err, &u) || errors.Is(err, flag.ErrHelp)
+	return errors.As(err, &u)
 }

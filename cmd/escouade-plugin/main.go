@@ -7,6 +7,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -62,8 +63,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	err := cmd.run(env{stdin, stdout, stderr}, args[1:])
+	var help helpRequest
 	switch {
 	case err == nil:
+		return exitOK
+	case errors.As(err, &help):
+		help.print(stdout)
 		return exitOK
 	case isUsage(err):
 		fmt.Fprintf(stderr, "escouade-plugin %s: %v\n", args[0], err)

@@ -25,7 +25,7 @@ func homeFlags(name string, args []string, extra func(*flag.FlagSet)) (home stri
 	}
 	pos, err = parse(fs, args)
 	if err != nil {
-		return "", false, nil, usageError{err.Error()}
+		return "", false, nil, err
 	}
 	if home == "" {
 		home = host.DefaultHome()
@@ -83,7 +83,7 @@ func installWindow(m *manifest.Manifest, lang string) window {
 	w := window{ID: m.ID, Name: m.Name.In(lang), Version: m.Version, Asks: m.Permissions}
 	switch m.Run.Kind() {
 	case manifest.RunNone:
-		w.Runs = "nothing runs: it only describes what it adds"
+		w.Runs = "runs nothing: it only describes what it adds"
 	case manifest.RunProcess:
 		w.Runs = "runs a program on your computer, with your rights: " + strings.Join(m.Run.Command, " ")
 	default:

@@ -18,7 +18,7 @@ func cmdMCPStdio(e env, args []string) error {
 	tokenFile := fs.String("token-file", "", "read the token from this file (removed once read) instead of stdin's first line")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	if len(pos) != 0 || *url == "" {
 		return usagef("want: escouade-plugin mcp-stdio --url URL (the token on the first line of stdin)")

@@ -190,3 +190,16 @@ func TestInstallListSwitchAndJournal(t *testing.T) {
 		t.Errorf("journal: %d\n%s", code, out)
 	}
 }
+
+func TestHelpListsTheFlagsAndExitsZero(t *testing.T) {
+	for _, args := range [][]string{{"run", "-h"}, {"list", "--help"}, {"--help"}} {
+		code, out, errOut := runCLI(t, "", args...)
+		if code != 0 || !strings.Contains(out, "usage: escouade-plugin") || errOut != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	_, out, _ := runCLI(t, "", "run", "-h")
+	if !strings.Contains(out, "-memory-limit") {
+		t.Errorf("run -h does not list its flags: %s", out)
+	}
+}

@@ -18,7 +18,7 @@ func cmdRun(e env, args []string) error {
 	follow := fs.Bool("follow", false, "also write every journal line and state change")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one plugin folder: escouade-plugin run DIR")

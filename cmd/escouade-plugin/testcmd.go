@@ -20,7 +20,7 @@ func cmdTest(e env, args []string) error {
 	asJSON := fs.Bool("json", false, "write the report as JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one plugin folder: escouade-plugin test DIR [--json]")
