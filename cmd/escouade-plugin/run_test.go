@@ -186,7 +186,7 @@ func TestInstallListSwitchAndJournal(t *testing.T) {
 	}
 	runCLI(t, `{"op":"call","id":"c","method":"test/crash"}`+"\n", "run", dir, "--home", home)
 	code, out, _ = runCLI(t, "", "journal", "dev.test.cli", "-n", "50", "--home", home)
-	if code != 0 || !strings.Contains(out, "crash crashed: exit code 3; last 1 lines of stderr:") || !strings.Contains(out, "crash | crashing now") {
+	if code != 0 || !strings.Contains(out, "crash crashed: exit code 3; last line of stderr:") || !strings.Contains(out, "crash | crashing now") {
 		t.Errorf("journal: %d\n%s", code, out)
 	}
 }
