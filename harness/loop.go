@@ -97,8 +97,10 @@ func (s *Session) run(notices []string) {
 			}
 			s.feed(l)
 		case exit := <-s.exited:
-			for l := range lines {
-				s.feed(l) // what the agent wrote before it ended comes first
+			if lines != nil {
+				for l := range lines {
+					s.feed(l) // what the agent wrote before it ended comes first
+				}
 			}
 			s.agentExited(exit)
 			return

@@ -1,0 +1,155 @@
+package harness
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+func TestUpdatesOfEveryKind(t *testing.T) {
+	w := newWorld(t)
+	var stderr lockedLines
+	r := start(t, w.script(t, "updates.json"), Options{Cwd: w.dir, Stderr: stderr.add})
+	r.untilType(acp.TypeSession)
+	r.must(r.s.Prompt("hi"))
+	items := r.untilType(acp.TypeTurn)
+	var types []string
+	for _, it := range items {
+		types = append(types, it.Type)
+	}
+	diff(t, "item types", []string{"user", "mode", "thinking", "text", "text", "user", "plan", "commands", "mode",
+		"sessionInfo", "usage", "unknown", "notice", "text", "turn"}, types)
+	diff(t, "texts", []string{"Hello, ", "world.", "done"}, texts(items, acp.TypeText))
+	diff(t, "one message", items[3].MessageID, items[4].MessageID)
+	diff(t, "turn usage", &acp.Usage{InputTokens: 100, OutputTokens: 20, TotalTokens: 120}, items[len(items)-1].Usage)
+	r.must(r.s.Prompt("again"))
+	r.untilType(acp.TypeTurn)
+	diff(t, "totals", acp.Usage{InputTokens: 110, OutputTokens: 22, TotalTokens: 132}, r.s.Totals())
+	diff(t, "stderr", true, slices.Contains(stderr.get(), "fake-acp: a line on stderr"))
+}
+
+func TestModeAndModel(t *testing.T) {
+	w := newWorld(t)
+	r := start(t, w.script(t, "updates.json"), Options{Cwd: w.dir, Mode: ModeAcceptEdits, Model: "fake-small"})
+	r.untilType(acp.TypeSession)
+	r.must(r.s.SetMode(ModeBypassPermissions))
+	r.must(r.s.SetModel("fake-large"))
+	r.must(r.s.SetMode(acp.ReadOnly))
+	r.until(func(it acp.Item) bool { return it.Type == acp.TypeMode && it.Mode == "read-only" })
+	var sent []string
+	for _, m := range r.received() {
+		var method string
+		json.Unmarshal(m["method"], &method)
+		if method == "session/set_mode" || method == "session/set_config_option" {
+			sent = append(sent, method+" "+string(m["params"]))
+		}
+	}
+	diff(t, "mode and model lines", []string{
+		`session/set_mode {"sessionId":"fake-session-1","modeId":"edits"}`,
+		`session/set_config_option {"sessionId":"fake-session-1","configId":"model","value":"fake-small"}`,
+		`session/set_mode {"sessionId":"fake-session-1","modeId":"yolo"}`,
+		`session/set_config_option {"sessionId":"fake-session-1","configId":"model","value":"fake-large"}`,
+		`session/set_mode {"sessionId":"fake-session-1","modeId":"read-only"}`,
+	}, sent)
+}
+
+func TestToolNames(t *testing.T) {
+	w := newWorld(t)
+	r := start(t, w.script(t, "tools.json"), Options{Cwd: w.dir})
+	r.untilType(acp.TypeSession)
+	r.must(r.s.Prompt("tools"))
+	items := r.untilType(acp.TypeTurn)
+	type tool struct{ ID, Name, Parent string }
+	var got []tool
+	for _, it := range ofType(items, acp.TypeTool, acp.TypeToolDone) {
+		got = append(got, tool{it.ID, it.Name, it.Parent})
+	}
+	want := []tool{
+		{"t-exec", "Bash", ""}, {"t-edit", "Edit", ""}, {"t-new", "Write", ""}, {"t-del", "Delete", ""},
+		{"t-move", "Move", ""}, {"t-read", "Read", ""}, {"t-grep", "Grep", ""}, {"t-glob", "Glob", ""},
+		{"t-fetch", "WebFetch", ""}, {"t-think", "Think", ""}, {"t-meta", "Bash", ""}, {"t-title", "Glob", ""},
+		{"t-unmapped", "Summon a wizard", ""}, {"t-title", "Glob", ""}, {"t-task", "task · explore", ""},
+		{"t-child", "Bash", "t-task"}, {"t-task", "task · explore", ""}, {"t-after", "Bash", ""},
+	}
+	diff(t, "tools", want, got)
+}
+
+func TestVersionAndTested(t *testing.T) {
+	w := newWorld(t)
+	m := fakeManifest(t, func(h *manifest.Harness) { h.Tested = manifest.Tested{Oldest: "1.1.0", Newest: "1.2.0"} })
+	r := start(t, fixtureScript("conversation.json"), Options{Cwd: w.dir, Manifest: m})
+	items := r.untilType(acp.TypeSession)
+	diff(t, "notices", []string{"Fake ACP 1.0.0 has not been tried with this plugin (tried: 1.1.0 to 1.2.0)"},
+		texts(items, acp.TypeNotice))
+}
+
+func TestStartRefusals(t *testing.T) {
+	w := newWorld(t)
+	tests := []struct {
+		name   string
+		change func(*manifest.Harness)
+		opts   Options
+		want   string
+	}{
+		{"not in PATH", func(h *manifest.Harness) { h.Locate.Names = []string{"no-such-agent"} }, Options{Cwd: w.dir},
+			"Fake ACP is not installed: none of no-such-agent is in PATH"},
+		{"a path in locate", func(h *manifest.Harness) { h.Locate.Names = []string{binDir + "/fake-acp"} }, Options{Cwd: w.dir},
+			"is not installed"},
+		{"fs off in a private project", func(h *manifest.Harness) { h.ACP.ClientFS = ptr(false) },
+			Options{Cwd: w.fence, Fences: []string{w.fence}}, `Fake does not start in a private project`},
+		{"unknown harness", nil, Options{Cwd: w.dir, Harness: "nope"}, `has no described harness "nope"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.Manifest = fakeManifest(t, tt.change)
+			tt.opts.Env = agentEnvFor("", "")
+			s, err := Start(t.Context(), tt.opts)
+			if err == nil {
+				s.Close(t.Context())
+				t.Fatal("started")
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q, want it to hold %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestAgentRefusesToStart(t *testing.T) {
+	tests := []struct{ script, want string }{
+		{"version-2.json", "it speaks ACP version 2; this client speaks version 1"},
+		{"auth.json", "the agent needs you to log in: run its own login command in a terminal (it offers: Log in with a browser), then start it again"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.script, func(t *testing.T) {
+			w := newWorld(t)
+			r := start(t, fixtureScript(tt.script), Options{Cwd: w.dir})
+			items := r.untilType(acp.TypeClosed)
+			diff(t, "notices", []string{tt.want}, texts(items, acp.TypeNotice))
+			<-r.s.Done()
+			if err := r.s.Prompt("late"); !errors.Is(err, ErrClosed) {
+				t.Errorf("prompt after the end: %v, want ErrClosed", err)
+			}
+		})
+	}
+}
+
+// lockedLines gathers lines from another goroutine.
+type lockedLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lockedLines) add(s string) { l.mu.Lock(); l.lines = append(l.lines, s); l.mu.Unlock() }
+
+func (l *lockedLines) get() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return slices.Clone(l.lines)
+}
