@@ -10,8 +10,18 @@
 //   - LineReader cuts a stream into lines of bounded length, skipping blank
 //     lines and resynchronising after an over-long one.
 //   - Conn is a bidirectional connection: it calls the peer (Call, Notify,
-//     Batch), serves the peer's requests through Options.Handle, and reports
-//     what its owner should journal through Options.OnEvent.
+//     Batch, and Go and GoBatch to write now and wait later), serves the
+//     peer's requests through Options.Handle, and reports what its owner
+//     should journal through Options.OnEvent.
+//
+// # Serving the peer
+//
+// The reader goroutine never runs a handler. Each request gets a goroutine
+// of its own; notifications are served one at a time, in the order they
+// came, on one goroutine, so that ordered streams (log lines, chunks) keep
+// their order. A batch is answered by one array once all its requests are
+// served; a batch of notifications only gets no answer. Answers to our own
+// calls go from the reader straight to the waiting caller.
 //
 // # Ids
 //
@@ -35,6 +45,23 @@
 //   - "id": null is invalid in a request and in a success answer, and
 //     accepted in an error answer (the peer could not read our message).
 //   - A response to something that could not be read carries "id": null.
+//
+// # Performance
+//
+// BenchmarkRoundTrip times one call between two Conns over os.Pipe pairs;
+// BenchmarkPipeEcho is a raw echo of the same line over the same pipes, and
+// BenchmarkPipeEchoHandoffs adds the two goroutine handoffs this design
+// makes (reader to handler, reader to caller) without any JSON:
+//
+//	go test -run '^$' -bench 'RoundTrip|PipeEcho' -benchmem -cpu 1,2 ./jsonrpc
+//
+// The goal of staying within 1.5 times the raw echo is not met everywhere.
+// On the shared two-core machine this was built on, the round trip took
+// about 1.5 to 1.9 times the echo with GOMAXPROCS=1 and about 2 times with
+// GOMAXPROCS=2, where the handoffs alone already cost 1.2 and 1.4 times:
+// the rest is decoding, encoding and 12 small allocations per call (JSON
+// work is about 0.8 µs of a 7 to 10 µs round trip). Numbers there varied
+// by tens of percent from run to run.
 //
 // # Example
 //
