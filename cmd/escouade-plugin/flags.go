@@ -111,13 +111,23 @@ func parseSize(s string) (uint64, error) {
 func (c *common) delayMap() (map[string]time.Duration, error) {
 	m := map[string]time.Duration{}
 	for _, kv := range c.delays {
-		d, err := time.ParseDuration(kv[1])
+		d, err := parseDuration(kv[1])
 		if err != nil || d <= 0 {
 			return nil, fmt.Errorf("--delay %s=%s: want a duration like 300ms or 5s", kv[0], kv[1])
 		}
 		m[kv[0]] = d
 	}
 	return m, nil
+}
+
+// parseDuration reads Go durations (300ms, 5s, 1m30s) and the journal's
+// own forms (300 ms, 5 s, 1 min).
+func parseDuration(s string) (time.Duration, error) {
+	compact := strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+	if strings.HasSuffix(compact, "min") {
+		compact = strings.TrimSuffix(compact, "in")
+	}
+	return time.ParseDuration(compact)
 }
 
 func (c *common) userSettings() (map[string]json.RawMessage, error) {

@@ -203,3 +203,16 @@ func TestHelpListsTheFlagsAndExitsZero(t *testing.T) {
 		t.Errorf("run -h does not list its flags: %s", out)
 	}
 }
+
+func TestDurationsInBothForms(t *testing.T) {
+	tests := map[string]string{"300ms": "300ms", "300 ms": "300ms", "5 s": "5s", "1 min": "1m0s", "2min": "2m0s", "1m30s": "1m30s"}
+	for in, want := range tests {
+		d, err := parseDuration(in)
+		if err != nil || d.String() != want {
+			t.Errorf("parseDuration(%q) = %v, %v; want %s", in, d, err, want)
+		}
+	}
+	if _, err := parseDuration("soon"); err == nil {
+		t.Error("parseDuration(soon) gave no error")
+	}
+}
