@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -182,19 +183,20 @@ func (s *Store) Conversation(agent string) ([]acp.Item, error) {
 	}
 	defer f.Close()
 	var items []acp.Item
-	dec := json.NewDecoder(f)
-	for dec.More() {
+	br := bufio.NewReader(f)
+	for {
+		line, err := br.ReadBytes('\n')
 		var it acp.Item
-		if err := dec.Decode(&it); err != nil {
-			var syntax *json.SyntaxError
-			if errors.As(err, &syntax) {
-				break // the end was cut short: what came before stands
-			}
-			continue
+		if len(line) > 0 && json.Unmarshal(line, &it) == nil {
+			items = append(items, it)
 		}
-		items = append(items, it)
+		if errors.Is(err, io.EOF) {
+			return items, nil
+		}
+		if err != nil {
+			return items, err
+		}
 	}
-	return items, nil
 }
 
 func (s *Store) conversationPath(agent string) string {
