@@ -1,0 +1,294 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/harness"
+	"github.com/escouade-dev/escouade-plugin/harness/mcp"
+	"github.com/escouade-dev/escouade-plugin/harness/term"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// harnessFlags are the flags of the harness command (CLI.md).
+type harnessFlags struct {
+	common
+	harness, mode, model, cwd, agent string
+	fences                           dirList
+	json                             bool
+}
+
+func (f *harnessFlags) register(fs *flag.FlagSet) {
+	f.common.register(fs)
+	fs.StringVar(&f.harness, "harness", "", "the harness id (default: the plugin's first described harness)")
+	fs.StringVar(&f.mode, "mode", "", "the app mode: default, acceptEdits, bypassPermissions, readOnly…")
+	fs.StringVar(&f.model, "model", "", "the model id")
+	fs.StringVar(&f.cwd, "cwd", ".", "the agent's folder")
+	fs.StringVar(&f.agent, "agent", harness.DefaultAgent, "the agent's name: its conversation is kept under home and re-attached")
+	fs.Var(&f.fences, "fence", "DIR: a private project's folder the agent must not touch (repeatable)")
+	fs.BoolVar(&f.json, "json", false, "the JSON-lines console even in a terminal")
+}
+
+// dirList is a repeatable folder flag.
+type dirList []string
+
+func (d *dirList) String() string     { return strings.Join(*d, ",") }
+func (d *dirList) Set(s string) error { *d = append(*d, s); return nil }
+
+func cmdHarness(e env, args []string) error {
+	fs := flag.NewFlagSet("harness", flag.ContinueOnError)
+	var f harnessFlags
+	f.register(fs)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if len(pos) != 1 {
+		return usagef("want one plugin folder: escouade-plugin harness DIR")
+	}
+	if err := harness.CheckAgentID(f.agent); err != nil {
+		return usagef("--agent: %v", err)
+	}
+	m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: f.appVersion})
+	if err != nil {
+		return err
+	}
+	return runHarness(e, m, &f)
+}
+
+func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
+	cwd, err := filepath.Abs(f.cwd)
+	if err != nil {
+		return err
+	}
+	store, err := harness.OpenStore(f.homeDir())
+	if err != nil {
+		return err
+	}
+	var session atomic.Pointer[harness.Session]
+	ctx := context.Background()
+	srv, err := mcp.Start(ctx, mcp.Options{Ask: func(ctx context.Context, _ string, q json.RawMessage) ([][]string, error) {
+		if s := session.Load(); s != nil {
+			return s.Ask(ctx, q)
+		}
+		return nil, harness.ErrClosed
+	}})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	con := newHarnessConsole(e, f.json || !isTerminal(e.stdin))
+	history, _ := store.Conversation(f.agent) // no history to show is no reason to stop
+	con.history(history)
+	s, err := harness.Start(ctx, harness.Options{
+		Manifest: m, Harness: f.harness, Agent: f.agent, Cwd: cwd, Fences: f.fences,
+		Mode: f.mode, Model: f.model, Lang: f.lang, AppVersion: f.appVersion,
+		MCP: srv, Store: store, OnItem: con.item,
+	})
+	if err != nil {
+		return err
+	}
+	session.Store(s)
+	return con.serve(ctx, s)
+}
+
+// isTerminal tells whether r is a character device: a person types there.
+func isTerminal(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// harnessConsole is the harness command's input and output: JSON lines, or the
+// terminal rendering.
+type harnessConsole struct {
+	e        env
+	json     bool
+	mu       sync.Mutex
+	renderer term.Renderer
+}
+
+func newHarnessConsole(e env, jsonLines bool) *harnessConsole {
+	return &harnessConsole{e: e, json: jsonLines, renderer: term.Renderer{Color: !jsonLines}}
+}
+
+func (c *harnessConsole) history(items []acp.Item) {
+	for _, it := range items {
+		it.History = true
+		c.item(it)
+	}
+}
+
+// item writes one conversation item.
+func (c *harnessConsole) item(it acp.Item) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.json {
+		c.writeJSON(map[string]any{"op": "item", "item": it})
+		return
+	}
+	io.WriteString(c.e.stdout, c.renderer.Render(it))
+}
+
+func (c *harnessConsole) writeJSON(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		b, _ = json.Marshal(map[string]string{"op": "error", "message": err.Error()})
+	}
+	c.e.stdout.Write(append(b, '\n'))
+}
+
+func (c *harnessConsole) problem(msg string) {
+	if c.json {
+		c.mu.Lock()
+		c.writeJSON(map[string]string{"op": "error", "message": msg})
+		c.mu.Unlock()
+		return
+	}
+	c.item(acp.Item{Type: acp.TypeNotice, Text: msg})
+}
+
+// serve reads commands until close, the end of input or the agent's end.
+// The reader of a terminal that never ends is left to the process's exit.
+func (c *harnessConsole) serve(ctx context.Context, s *harness.Session) error {
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		br := bufio.NewReader(c.e.stdin)
+		for {
+			l, err := br.ReadString('\n')
+			if strings.TrimSpace(l) != "" {
+				lines <- l
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case <-s.Done():
+			s.Wait()
+			return nil
+		case l, ok := <-lines:
+			if !ok || c.command(s, strings.TrimSpace(l)) {
+				return s.Close(ctx)
+			}
+		}
+	}
+}
+
+// command runs one input line; true asks to close.
+func (c *harnessConsole) command(s *harness.Session, line string) bool {
+	if c.json {
+		return c.jsonCommand(s, line)
+	}
+	return c.typed(s, line)
+}
+
+// consoleOp is one input line of the JSON console (CLI.md).
+type consoleOp struct {
+	Op      string     `json:"op"`
+	Text    string     `json:"text"`
+	Request string     `json:"request"`
+	Kind    string     `json:"kind"`
+	Option  string     `json:"option"`
+	Answers [][]string `json:"answers"`
+	Mode    string     `json:"mode"`
+	Model   string     `json:"model"`
+}
+
+func (c *harnessConsole) jsonCommand(s *harness.Session, line string) bool {
+	var op consoleOp
+	if err := json.Unmarshal([]byte(line), &op); err != nil {
+		c.problem(fmt.Sprintf("not a JSON command: %v", err))
+		return false
+	}
+	var err error
+	switch op.Op {
+	case "prompt":
+		err = s.Prompt(op.Text)
+	case "answer":
+		err = s.Answer(op.Request, cmpOr(op.Kind, op.Option))
+	case "answerQuestion":
+		err = s.AnswerQuestion(op.Request, op.Answers)
+	case "cancel":
+		err = s.Cancel()
+	case "mode":
+		err = s.SetMode(op.Mode)
+	case "model":
+		err = s.SetModel(op.Model)
+	case "close":
+		return true
+	default:
+		c.problem(fmt.Sprintf("unknown op %q: want prompt, answer, answerQuestion, cancel, mode, model or close", op.Op))
+	}
+	if err != nil {
+		c.problem(err.Error())
+	}
+	return false
+}
+
+// typed runs a line a person typed: a card's answer when one waits, a
+// /command, or a prompt.
+func (c *harnessConsole) typed(s *harness.Session, line string) bool {
+	c.mu.Lock()
+	card, waiting := c.renderer.Waiting()
+	c.mu.Unlock()
+	var err error
+	switch {
+	case line == "/quit" || line == "/close":
+		return true
+	case line == "/cancel":
+		err = s.Cancel()
+	case strings.HasPrefix(line, "/mode "):
+		err = s.SetMode(strings.TrimSpace(strings.TrimPrefix(line, "/mode ")))
+	case strings.HasPrefix(line, "/model "):
+		err = s.SetModel(strings.TrimSpace(strings.TrimPrefix(line, "/model ")))
+	case waiting:
+		err = c.answerCard(s, card, line)
+	default:
+		err = s.Prompt(line)
+	}
+	if err != nil {
+		c.problem(err.Error())
+	}
+	return false
+}
+
+func (c *harnessConsole) answerCard(s *harness.Session, card acp.Item, line string) error {
+	if card.Type == acp.TypePermission {
+		kind, err := term.PermissionKey(card, line)
+		if err != nil {
+			return err
+		}
+		return s.Answer(card.Request, kind)
+	}
+	answers, err := term.ParseAnswer(card, line)
+	if err != nil {
+		return err
+	}
+	return s.AnswerQuestion(card.Request, answers)
+}
+
+func cmpOr(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}

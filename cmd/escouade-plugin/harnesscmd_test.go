@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// fakeACPDir is the scripted fake ACP agent's plugin folder.
+const fakeACPDir = "../../tests/fixtures/plugins/fake-acp"
+
+// harnessWait fails a console test whose awaited line never comes.
+const harnessWait = 30 * time.Second
+
+// withFakeACP builds the fake agent, puts it in PATH and gives it script.
+func withFakeACP(t *testing.T, script string) {
+	t.Helper()
+	dir := t.TempDir()
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if out, err := exec.Command(goTool, "build", "-o", filepath.Join(dir, "fake-acp"), fakeACPDir).CombinedOutput(); err != nil {
+		t.Fatalf("building the fake agent: %v\n%s", err, out)
+	}
+	t.Setenv("PATH", dir)
+	abs, _ := filepath.Abs(filepath.Join(fakeACPDir, "scripts", script))
+	t.Setenv("FAKE_ACP_SCRIPT", abs)
+}
+
+// TestHarnessJSONConsole plays a conversation of the fake agent through
+// the JSON console: a prompt, a permission card answered by kind, a
+// question answered, close.
+func TestHarnessJSONConsole(t *testing.T) {
+	withFakeACP(t, "conversation.json")
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	home, cwd := t.TempDir(), t.TempDir()
+	go func() {
+		done <- cmdHarness(env{inR, outW, io.Discard}, []string{fakeACPDir, "--home", home, "--cwd", cwd, "--agent", "cli-1"})
+		outW.Close()
+	}()
+	out := bufio.NewReader(outR)
+	send := func(line string) { io.WriteString(inW, line+"\n") }
+	send(`{"op":"prompt","text":"hello"}`)
+	card := awaitItem(t, out, "permission")
+	send(`{"op":"answer","request":"` + card["request"].(string) + `","kind":"allow_once"}`)
+	send(`not json`)
+	awaitOp(t, out, "error")
+	turn := awaitItem(t, out, "turn")
+	if turn["stopReason"] != "end_turn" {
+		t.Errorf("turn %v", turn)
+	}
+	send(`{"op":"prompt","text":"a question"}`)
+	q := awaitItem(t, out, "question")
+	send(`{"op":"answerQuestion","request":"` + q["request"].(string) + `","answers":[["blue"]]}`)
+	awaitItem(t, out, "answered")
+	awaitItem(t, out, "turn")
+	send(`{"op":"close"}`)
+	awaitItem(t, out, "closed")
+	go io.Copy(io.Discard, outR)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(home, "harness", "cli-1.jsonl"))
+	if err != nil || !strings.Contains(string(b), `"type":"question"`) {
+		t.Errorf("conversation not kept: %v", err)
+	}
+}
+
+func TestHarnessUsage(t *testing.T) {
+	tests := [][]string{{}, {"a", "b"}, {fakeACPDir, "--agent", "../x"}, {fakeACPDir, "--nope"}}
+	for _, args := range tests {
+		if err := cmdHarness(env{strings.NewReader(""), io.Discard, io.Discard}, args); !isUsage(err) {
+			t.Errorf("%q: %v, want a usage error", args, err)
+		}
+	}
+}
+
+func awaitItem(t *testing.T, r *bufio.Reader, typ string) map[string]any {
+	t.Helper()
+	for {
+		m := awaitOp(t, r, "item")
+		item, _ := m["item"].(map[string]any)
+		if item["type"] == typ {
+			return item
+		}
+	}
+}
+
+func awaitOp(t *testing.T, r *bufio.Reader, op string) map[string]any {
+	t.Helper()
+	type read struct {
+		line string
+		err  error
+	}
+	deadline := time.After(harnessWait)
+	for {
+		got := make(chan read, 1)
+		go func() { l, err := r.ReadString('\n'); got <- read{l, err} }()
+		var rd read
+		select {
+		case rd = <-got:
+		case <-deadline:
+			t.Fatalf("no %q line in %s", op, harnessWait)
+		}
+		if rd.err != nil {
+			t.Fatalf("waiting for %q: %v", op, rd.err)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(rd.line), &m); err != nil {
+			t.Fatalf("output line %q: %v", rd.line, err)
+		}
+		if m["op"] == op {
+			return m
+		}
+	}
+}
