@@ -86,7 +86,7 @@ var errFailed = fmt.Errorf("failed")
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: escouade-plugin COMMAND [flags] [args]")
 	fmt.Fprintln(w, "\ncommands:")
-	names := []string{"run", "test", "install", "list", "journal", "restart", "enable", "disable"}
+	names := []string{"run", "test", "harness", "install", "list", "journal", "restart", "enable", "disable"}
 	for _, n := range names {
 		fmt.Fprintf(w, "  %s\n", commands()[n].summary)
 	}

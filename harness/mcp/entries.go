@@ -49,13 +49,19 @@ func (s *Server) HTTPEntry(agent string) json.RawMessage {
 
 // StdioEntry is the server as an entry of session/new.mcpServers for an
 // agent without mcpCapabilities.http: exe (the host's own binary) run as
-// "exe mcp-stdio --url URL". The token is in neither the arguments nor the
-// environment: it goes on the bridge's stdin at start (see the package doc
-// for what that asks of the agent). agent is accepted for symmetry with
-// HTTPEntry and issued a token if it has none.
+// "exe mcp-stdio --url URL --token-file PATH". The agent starts that bridge
+// and owns its stdin, so the token goes through a one-time file of a private
+// folder of the server's (see StdioEntryFile), never in the arguments or the
+// environment. Should that folder be out of reach, the entry falls back to
+// the bridge reading the token from the first line of its stdin.
 //
-//	{"name":"escouade","command":exe,"args":["mcp-stdio","--url",URL],"env":[]}
+//	{"name":"escouade","command":exe,"args":["mcp-stdio","--url",URL,"--token-file",PATH],"env":[]}
 func (s *Server) StdioEntry(agent string, exe string) json.RawMessage {
+	if dir, err := s.tokenFolder(); err == nil {
+		if entry, err := s.StdioEntryFile(agent, exe, dir); err == nil {
+			return entry
+		}
+	}
 	s.liveToken(agent)
 	return mustMarshal(stdioEntry{
 		Name:    ServerName,
@@ -63,6 +69,15 @@ func (s *Server) StdioEntry(agent string, exe string) json.RawMessage {
 		Args:    []string{StdioCommand, "--url", s.url},
 		Env:     []nameValue{},
 	})
+}
+
+// tokenFolder is the server's private folder for token files, made at first
+// use and removed by Close.
+func (s *Server) tokenFolder() (string, error) {
+	s.tokenDirOnce.Do(func() {
+		s.tokenDir, s.tokenDirErr = os.MkdirTemp("", "escouade-mcp-*")
+	})
+	return s.tokenDir, s.tokenDirErr
 }
 
 // StdioEntryFile is StdioEntry for a real ACP agent, which starts the

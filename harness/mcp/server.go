@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -68,6 +69,10 @@ type Server struct {
 
 	closeOnce sync.Once
 	closeErr  error
+
+	tokenDirOnce sync.Once // the folder of token files for stdio bridges
+	tokenDir     string
+	tokenDirErr  error
 }
 
 // Start listens on opts.Addr and serves MCP until [Server.Close]. ctx bounds
@@ -140,6 +145,9 @@ func (s *Server) URL() string { return s.url }
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		s.agents.closeAll()
+		if s.tokenDir != "" {
+			os.RemoveAll(s.tokenDir) // token files no bridge read
+		}
 		err := s.http.Close()
 		<-s.served
 		s.closeErr = errors.Join(err, s.serveErr)

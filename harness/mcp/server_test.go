@@ -6,6 +6,8 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -154,13 +156,32 @@ func TestHTTPEntryIssuesAToken(t *testing.T) {
 func TestStdioEntry(t *testing.T) {
 	s := start(t, (&recorder{}).ask)
 	tok := s.NewToken("a1")
-	got := string(s.StdioEntry("a1", "/opt/escouade/escouade-plugin"))
-	want := `{"name":"escouade","command":"/opt/escouade/escouade-plugin","args":["mcp-stdio","--url","` +
-		s.URL() + `"],"env":[]}`
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("StdioEntry (-want +got):\n%s", diff)
+	raw := s.StdioEntry("a1", "/opt/escouade/escouade-plugin")
+	var got struct {
+		Name, Command string
+		Args          []string
+		Env           []any
 	}
-	if strings.Contains(got, tok) {
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Args) != 5 {
+		t.Fatalf("args %q, want mcp-stdio --url URL --token-file PATH", got.Args)
+	}
+	path := got.Args[4]
+	got.Args[4] = "PATH"
+	want := []string{"mcp-stdio", "--url", s.URL(), "--token-file", "PATH"}
+	if diff := cmp.Diff(want, got.Args); diff != "" || got.Name != "escouade" || got.Command != "/opt/escouade/escouade-plugin" || len(got.Env) != 0 {
+		t.Errorf("StdioEntry %s (-want +got args):\n%s", raw, diff)
+	}
+	if strings.Contains(string(raw), tok) {
 		t.Error("the token is in the stdio entry")
+	}
+	if file, err := ReadTokenFile(path); err != nil || file != tok {
+		t.Errorf("token file holds %q (%v), want the agent's token", file, err)
+	}
+	s.Close()
+	if _, err := os.Stat(filepath.Dir(path)); !os.IsNotExist(err) {
+		t.Errorf("the token folder outlives Close: %v", err)
 	}
 }
