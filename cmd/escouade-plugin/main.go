@@ -39,7 +39,8 @@ func commands() map[string]command {
 	return map[string]command{
 		"run":       {"run DIR: a headless host for the plugin in DIR (JSON-lines console)", cmdRun},
 		"test":      {"test DIR [--json]: the conformance bench", cmdTest},
-		"mcp-stdio": {"mcp-stdio --url URL: bridge MCP on stdin/stdout to the host's MCP server (token on the first line of stdin)", cmdMCPStdio},
+		"mcp-stdio": {"mcp-stdio --url URL: bridge MCP on stdin/stdout to the host's MCP server (token from --token-file or stdin's first line)", cmdMCPStdio},
+		"harness":   {"harness DIR [--harness ID] [--mode M] [--model X] [--cwd DIR] [--fence DIR]… [--agent NAME] [--json]: run a described ACP harness", cmdHarness},
 		"install":   {"install DIR: validate and record a plugin", cmdInstall},
 		"list":      {"list: the installed plugins", cmdList},
 		"journal":   {"journal ID [-n N] [-f]: a plugin's journal", cmdJournal},
