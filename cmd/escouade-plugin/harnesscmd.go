@@ -119,10 +119,17 @@ type harnessConsole struct {
 	json     bool
 	mu       sync.Mutex
 	renderer term.Renderer
+
+	// What the end of input waits for (guarded by mu): prompts whose turn
+	// has not ended, cards waiting for an answer; changed is signalled on
+	// every item.
+	turns   int
+	cards   int
+	changed chan struct{}
 }
 
 func newHarnessConsole(e env, jsonLines bool) *harnessConsole {
-	return &harnessConsole{e: e, json: jsonLines, renderer: term.Renderer{Color: !jsonLines}}
+	return &harnessConsole{e: e, json: jsonLines, renderer: term.Renderer{Color: !jsonLines}, changed: make(chan struct{}, 1)}
 }
 
 func (c *harnessConsole) history(items []acp.Item) {
@@ -136,11 +143,69 @@ func (c *harnessConsole) history(items []acp.Item) {
 func (c *harnessConsole) item(it acp.Item) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.track(it)
 	if c.json {
-		c.writeJSON(map[string]any{"op": "item", "item": it})
+		c.writeJSON(itemLine{Op: "item", Item: it})
 		return
 	}
 	io.WriteString(c.e.stdout, c.renderer.Render(it))
+}
+
+type itemLine struct {
+	Op   string   `json:"op"`
+	Item acp.Item `json:"item"`
+}
+
+// track counts running turns and waiting cards from the items. Called with
+// mu held.
+func (c *harnessConsole) track(it acp.Item) {
+	if it.History {
+		return
+	}
+	switch it.Type {
+	case acp.TypePermission, acp.TypeQuestion:
+		c.cards++
+	case acp.TypeAnswered:
+		c.cards = max(c.cards-1, 0)
+	case acp.TypeTurn:
+		c.turns, c.cards = max(c.turns-1, 0), 0
+	case acp.TypeClosed:
+		c.turns, c.cards = 0, 0
+	}
+	select {
+	case c.changed <- struct{}{}:
+	default:
+	}
+}
+
+// prompted counts a prompt sent: its turn runs until its turn item.
+func (c *harnessConsole) prompted() {
+	c.mu.Lock()
+	c.turns++
+	c.mu.Unlock()
+}
+
+// drain waits, at the end of input, for the turns under way to end; a card
+// then waits for an answer nobody can give, so the turn is cancelled.
+func (c *harnessConsole) drain(s *harness.Session) {
+	cancelled := false
+	for {
+		c.mu.Lock()
+		turns, cards := c.turns, c.cards
+		c.mu.Unlock()
+		if turns == 0 {
+			return
+		}
+		if cards > 0 && !cancelled {
+			cancelled = true
+			s.Cancel()
+		}
+		select {
+		case <-s.Done():
+			return
+		case <-c.changed:
+		}
+	}
 }
 
 func (c *harnessConsole) writeJSON(v any) {
@@ -184,7 +249,11 @@ func (c *harnessConsole) serve(ctx context.Context, s *harness.Session) error {
 			s.Wait()
 			return nil
 		case l, ok := <-lines:
-			if !ok || c.command(s, strings.TrimSpace(l)) {
+			if !ok {
+				c.drain(s) // the end of input: let the turns under way end
+				return s.Close(ctx)
+			}
+			if c.command(s, strings.TrimSpace(l)) {
 				return s.Close(ctx)
 			}
 		}
@@ -220,7 +289,9 @@ func (c *harnessConsole) jsonCommand(s *harness.Session, line string) bool {
 	var err error
 	switch op.Op {
 	case "prompt":
-		err = s.Prompt(op.Text)
+		if err = s.Prompt(op.Text); err == nil {
+			c.prompted()
+		}
 	case "answer":
 		err = s.Answer(op.Request, cmpOr(op.Kind, op.Option))
 	case "answerQuestion":
@@ -261,7 +332,9 @@ func (c *harnessConsole) typed(s *harness.Session, line string) bool {
 	case waiting:
 		err = c.answerCard(s, card, line)
 	default:
-		err = s.Prompt(line)
+		if err = s.Prompt(line); err == nil {
+			c.prompted()
+		}
 	}
 	if err != nil {
 		c.problem(err.Error())
