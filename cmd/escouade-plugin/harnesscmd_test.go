@@ -121,3 +121,32 @@ func awaitOp(t *testing.T, r *bufio.Reader, op string) map[string]any {
 		}
 	}
 }
+
+// TestHarnessEndOfInputLetsTheTurnEnd pipes one prompt and closes stdin: the
+// turn still plays out (its waiting card cancelled, since nobody can answer
+// it) before the session closes.
+func TestHarnessEndOfInputLetsTheTurnEnd(t *testing.T) {
+	withFakeACP(t, "conversation.json")
+	var out strings.Builder
+	err := cmdHarness(env{strings.NewReader(`{"op":"prompt","text":"hello"}` + "\n"), &out, io.Discard},
+		[]string{fakeACPDir, "--home", t.TempDir(), "--cwd", t.TempDir(), "--json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var line struct {
+			Op   string
+			Item struct{ Type, StopReason string }
+		}
+		if json.Unmarshal([]byte(l), &line) == nil && line.Op == "item" {
+			types = append(types, line.Item.Type+":"+line.Item.StopReason)
+		}
+	}
+	got := strings.Join(types, " ")
+	for _, want := range []string{"permission:", "answered:", "turn:cancelled", "closed:"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("items %q lack %q", got, want)
+		}
+	}
+}
