@@ -8,12 +8,19 @@ import (
 
 // readLoop reads the peer's lines until the stream ends, then fails the
 // calls still waiting.
+//
+// A request that comes alone on its line is served by the goroutine that
+// read it, and a new goroutine takes over the reading (leader/follower):
+// the answer then goes out without waking another goroutine, which on a
+// blocking stdin (a plugin's) would wait for the scheduler to notice the
+// reader blocked in its next read — tens of microseconds to milliseconds.
+// Lines are still read one after the other, by one reader at a time.
 func (c *Conn) readLoop() {
-	defer close(c.done)
 	for {
 		line, tooLong, err := c.lines.Next()
 		if err != nil {
 			c.endReading(err)
+			close(c.done)
 			return
 		}
 		if tooLong {
@@ -21,7 +28,14 @@ func (c *Conn) readLoop() {
 			c.answerError(ID{}, ErrParse)
 			continue
 		}
-		c.dispatch(line)
+		if req := c.dispatch(line); req != nil {
+			c.serving.Add(1)
+			go c.readLoop()
+			answer := c.answer(req)
+			c.send(&answer)
+			c.serving.Done()
+			return
+		}
 	}
 }
 
@@ -36,19 +50,23 @@ func (c *Conn) endReading(err error) {
 	c.state.end(err, fmt.Errorf("%w: %w", ErrClosed, err))
 }
 
-// dispatch decodes one line and routes what it holds.
-func (c *Conn) dispatch(line []byte) {
+// dispatch decodes one line and routes what it holds. A request alone on
+// its line is returned for the reader to serve itself.
+func (c *Conn) dispatch(line []byte) (request *Message) {
 	decoded := DecodeLine(line)
 	if hasInvalid(decoded.Items) {
 		c.event(Event{Kind: EventBadLine, Text: excerpt(line)})
 	}
 	if decoded.Batch {
 		c.serveBatch(decoded.Items)
-		return
+		return nil
 	}
 	for _, item := range decoded.Items {
-		c.route(item)
+		if m := c.route(item); m != nil {
+			request = m
+		}
 	}
+	return request
 }
 
 // hasInvalid reports whether any item is an error to answer.
@@ -61,8 +79,9 @@ func hasInvalid(items []Item) bool {
 	return false
 }
 
-// route handles one message that came alone on its line.
-func (c *Conn) route(item Item) {
+// route handles one message that came alone on its line; a request is
+// returned for the caller to serve.
+func (c *Conn) route(item Item) (request *Message) {
 	switch m := item.Msg; {
 	case m == nil:
 		c.answerError(item.ErrID, item.Err)
@@ -71,8 +90,9 @@ func (c *Conn) route(item Item) {
 	case m.IsNotification():
 		c.notes.push(m, c.opts.Handle != nil)
 	default:
-		c.serveRequest(m)
+		return m
 	}
+	return nil
 }
 
 // deliver hands an answer straight to the call waiting for it, or reports

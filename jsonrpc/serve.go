@@ -4,14 +4,6 @@ import (
 	"sync"
 )
 
-// serveRequest answers one request on a goroutine of its own.
-func (c *Conn) serveRequest(m *Message) {
-	c.serving.Go(func() {
-		answer := c.answer(m)
-		c.send(&answer)
-	})
-}
-
 // answer runs the handler for a request and builds its response.
 func (c *Conn) answer(m *Message) Message {
 	if c.opts.Handle == nil {
