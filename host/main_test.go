@@ -93,8 +93,7 @@ func (f *fake) handle(ctx context.Context, m *jsonrpc.Message) (any, error) {
 		if f.mode == "deaf" {
 			select {}
 		}
-		go func() { time.Sleep(10 * time.Millisecond); f.exit <- 0 }()
-		return nil, nil
+		return nil, nil // the host then closes stdin: the connection ends, so does the fake
 	case "test/echo":
 		return m.Params, nil
 	case "test/never":
@@ -102,7 +101,10 @@ func (f *fake) handle(ctx context.Context, m *jsonrpc.Message) (any, error) {
 	case "test/slow":
 		var p struct{ MS int }
 		json.Unmarshal(m.Params, &p)
-		time.Sleep(time.Duration(p.MS) * time.Millisecond)
+		select {
+		case <-time.After(time.Duration(p.MS) * time.Millisecond): // a plugin busy that long
+		case <-ctx.Done():
+		}
 		return "slow answer", nil
 	case "test/crash":
 		for i := range 25 {
@@ -192,7 +194,7 @@ func (f *fake) initialize() (any, error) {
 	case "stringversion":
 		return map[string]any{"protocolVersion": "1"}, nil
 	case "slowinit":
-		time.Sleep(200 * time.Millisecond)
+		<-time.After(200 * time.Millisecond) // a plugin slow to start
 	}
 	return map[string]any{"protocolVersion": 1, "capabilities": map[string]any{"batch": true}}, nil
 }
