@@ -16,8 +16,13 @@
 //
 // # Serving the peer
 //
-// The reader goroutine never runs a handler. Each request gets a goroutine
-// of its own; notifications are served one at a time, in the order they
+// A request alone on its line is served by the goroutine that read it,
+// while a new goroutine takes over the reading (leader/follower): lines are
+// still read by one reader at a time, requests run concurrently, and the
+// answer goes out without a hand-off between goroutines — which, on a
+// plugin's blocking stdin, cost the wait for the scheduler to notice the
+// reader blocked in its next read. Each request of a batch gets a goroutine
+// of its own. Notifications are served one at a time, in the order they
 // came, on one goroutine, so that ordered streams (log lines, chunks) keep
 // their order. A batch is answered by one array once all its requests are
 // served; a batch of notifications only gets no answer. Answers to our own
