@@ -41,6 +41,8 @@ func commands() map[string]command {
 		"test":      {"test DIR [--json]: the conformance bench", cmdTest},
 		"mcp-stdio": {"mcp-stdio --url URL: bridge MCP on stdin/stdout to the host's MCP server (token from --token-file or stdin's first line)", cmdMCPStdio},
 		"harness":   {"harness DIR [--harness ID] [--mode M] [--model X] [--cwd DIR] [--fence DIR]… [--agent NAME] [--json]: run a described ACP harness", cmdHarness},
+		"build":     {"build DIR: precompile a run.js or run.wasm plugin (not in this version)", notYet("run.js and run.wasm plugins are not supported by this version yet: only process plugins run")},
+		"serve":     {"serve [--addr 127.0.0.1:7777]: the Plugins view in a browser (not in this version)", notYet("the Plugins view is not in this version yet: use run, list and journal")},
 		"install":   {"install DIR: validate and record a plugin", cmdInstall},
 		"list":      {"list: the installed plugins", cmdList},
 		"journal":   {"journal ID [-n N] [-f]: a plugin's journal", cmdJournal},
@@ -79,6 +81,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "escouade-plugin %s: %v\n", args[0], err)
 	return exitFail
+}
+
+// notYet is a command of CLI.md this version does not have: it says so
+// plainly and fails, rather than pretend.
+func notYet(why string) func(env, []string) error {
+	return func(env, []string) error {
+		return fmt.Errorf("%s", why)
+	}
 }
 
 // errFailed is a failure already reported on the command's output.
