@@ -4,14 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // BatchCall is one member of a batch: a call, or a notification when
-// Notify is set.
+// Notify is set. Timeout, when set, bounds the wait for this call's answer
+// from the moment the batch is written (each member keeps its own delay);
+// ctx bounds them all.
 type BatchCall struct {
-	Method string
-	Params any
-	Notify bool
+	Method  string
+	Params  any
+	Notify  bool
+	Timeout time.Duration
 }
 
 // BatchResult is the outcome of one call of a batch, as Call would return
@@ -33,7 +37,7 @@ func (c *Conn) Batch(ctx context.Context, calls []BatchCall) []BatchResult {
 // GoBatch writes the calls as one array line before it returns and leaves
 // the waiting to the returned batch's Wait.
 func (c *Conn) GoBatch(ctx context.Context, calls []BatchCall) *AsyncBatch {
-	b := &AsyncBatch{conn: c, ctx: ctx, results: make([]BatchResult, len(calls))}
+	b := &AsyncBatch{conn: c, ctx: ctx, calls: calls, results: make([]BatchResult, len(calls))}
 	if err := ctx.Err(); err != nil {
 		failCalls(calls, b.results, fmt.Errorf("jsonrpc: batch not sent: %w", err))
 		return b
@@ -55,6 +59,7 @@ func (c *Conn) GoBatch(ctx context.Context, calls []BatchCall) *AsyncBatch {
 	for i, call := range pending {
 		msgs[waiting[i].msg].ID = Int64ID(call.id)
 	}
+	b.sent = time.Now()
 	if err := c.out.writeArray(msgs); err != nil {
 		c.sendFailed(err) // the end of the connection fails the calls
 	}
@@ -66,6 +71,8 @@ func (c *Conn) GoBatch(ctx context.Context, calls []BatchCall) *AsyncBatch {
 type AsyncBatch struct {
 	conn    *Conn
 	ctx     context.Context
+	calls   []BatchCall
+	sent    time.Time
 	results []BatchResult
 	pending []*pendingCall // the calls still to wait for
 	waiting []awaited      // where each pending call's outcome goes
@@ -75,8 +82,14 @@ type AsyncBatch struct {
 // the first time only; it is not safe for concurrent use.
 func (b *AsyncBatch) Wait() []BatchResult {
 	for i, call := range b.pending {
-		out := &b.results[b.waiting[i].call]
-		out.Result, out.Err = b.conn.wait(b.ctx, call)
+		at := b.waiting[i].call
+		ctx, cancel := b.ctx, context.CancelFunc(func() {})
+		if d := b.calls[at].Timeout; d > 0 {
+			ctx, cancel = context.WithDeadline(b.ctx, b.sent.Add(d))
+		}
+		out := &b.results[at]
+		out.Result, out.Err = b.conn.wait(ctx, call)
+		cancel()
 	}
 	b.pending = nil
 	return b.results

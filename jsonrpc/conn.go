@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
 // DefaultLateMemory is how many timed-out call ids a connection remembers
@@ -38,6 +39,11 @@ type Options struct {
 	// LateMemory is how many timed-out call ids are remembered to report
 	// late answers; 0 means DefaultLateMemory, a negative value none.
 	LateMemory int
+	// WriteTimeout, when set and the writer has SetWriteDeadline (a pipe
+	// *os.File), fails a line the peer has not taken within it: a peer that
+	// stops reading then ends the connection instead of blocking every
+	// sender for ever. Zero waits as long as the peer takes.
+	WriteTimeout time.Duration
 }
 
 // Conn is one bidirectional JSON-RPC connection over a line stream: both
@@ -68,7 +74,7 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	c := &Conn{
 		opts:  opts,
 		lines: NewLineReader(r, opts.MaxLine),
-		out:   lineWriter{w: w},
+		out:   lineWriter{w: w, timeout: opts.WriteTimeout},
 		state: newInflight(opts.LateMemory),
 		notes: newNoteQueue(),
 		done:  make(chan struct{}),

@@ -4,15 +4,17 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // lineWriter writes whole lines under a mutex, so that messages from
 // concurrent callers and handlers never interleave. Its buffer is reused
 // from line to line.
 type lineWriter struct {
-	mu  sync.Mutex // held for a whole line, the write included
-	w   io.Writer
-	buf []byte
+	mu      sync.Mutex // held for a whole line, the write included
+	w       io.Writer
+	timeout time.Duration // per line, where w can take a deadline
+	buf     []byte
 	// closed is the error later writes get once writing must stop. It is
 	// not under mu, so that closing never waits for a write blocked on a
 	// peer that does not read.
@@ -36,13 +38,28 @@ func (lw *lineWriter) writeLine(content fill) error {
 		return err
 	}
 	buf = append(buf, '\n')
-	_, err = lw.w.Write(buf)
+	_, err = lw.write(buf)
 	if cap(buf) <= keepLineCap {
 		lw.buf = buf
 	} else {
 		lw.buf = nil
 	}
 	return err
+}
+
+// deadliner is a writer whose writes can be bounded in time.
+type deadliner interface {
+	SetWriteDeadline(t time.Time) error
+}
+
+// write writes one line, within the timeout where the writer allows it.
+func (lw *lineWriter) write(line []byte) (int, error) {
+	if d, ok := lw.w.(deadliner); ok && lw.timeout > 0 {
+		if d.SetWriteDeadline(time.Now().Add(lw.timeout)) == nil {
+			defer d.SetWriteDeadline(time.Time{})
+		}
+	}
+	return lw.w.Write(line)
 }
 
 // close makes later writes fail with err; a write under way goes on.
