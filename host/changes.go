@@ -38,13 +38,29 @@ func (i *instance) shutdown(ctx context.Context) {
 	greeted := i.initialized
 	i.p.mu.Unlock()
 	if greeted {
-		ctx, cancel := context.WithTimeout(ctx, i.p.h.delay("shutdown"))
-		i.conn.Call(ctx, "shutdown", nil)
-		cancel()
+		i.askShutdown(ctx)
 	}
 	if i.prog != nil {
 		i.prog.Stop(context.Background(), i.p.h.opts.StopGrace)
 		i.prog.KillGroup()
+	}
+}
+
+// askShutdown sends shutdown and waits for its answer within ctx and the
+// delay of shutdown. The call runs on a goroutine of its own: a program that
+// stopped reading its stdin blocks the write, and the stop that follows
+// must not wait for it (closing stdin ends that write).
+func (i *instance) askShutdown(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, i.p.h.delay("shutdown"))
+	defer cancel()
+	answered := make(chan struct{})
+	go func() {
+		defer close(answered)
+		i.conn.Call(ctx, "shutdown", nil)
+	}()
+	select {
+	case <-answered:
+	case <-ctx.Done():
 	}
 }
 
@@ -72,13 +88,20 @@ func (p *Plugin) Restart(ctx context.Context) error {
 	if p.Status().State == StateDisabled {
 		return ErrDisabled
 	}
+	p.mu.Lock()
+	switch {
+	case p.m.Run.Kind() == manifest.RunNone:
+		p.mu.Unlock()
+		return fmt.Errorf("plugin %s has no program to start", p.id)
+	case len(p.m.Activation) == 0:
+		p.mu.Unlock()
+		return fmt.Errorf("plugin %s is not started: it has no activation", p.id)
+	}
+	p.mu.Unlock()
 	p.halt(ctx, StateIdle, "restart asked")
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.crashes.forget()
-	if p.m.Run.Kind() == manifest.RunNone {
-		return fmt.Errorf("plugin %s has no program to start", p.m.ID)
-	}
 	if p.state == StateIdle && p.inst == nil {
 		p.startLocked(StateStarting)
 	}

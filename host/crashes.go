@@ -25,7 +25,16 @@ func (c *crashLog) add(now time.Time, window time.Duration) int {
 
 func (c *crashLog) forget() { c.times = nil }
 
-func (c *crashLog) count() int { return len(c.times) }
+// count is how many crashes happened within window before now.
+func (c *crashLog) count(now time.Time, window time.Duration) int {
+	n := 0
+	for _, t := range c.times {
+		if now.Sub(t) < window {
+			n++
+		}
+	}
+	return n
+}
 
 // spell writes a window as the journal says it: "5 minutes", "1 minute",
 // "30 seconds".

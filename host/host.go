@@ -63,7 +63,7 @@ func (h *Host) Add(m *manifest.Manifest, cfg Config) (*Plugin, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plugin{h: h, journal: j, m: m, settings: cfg.Settings, state: StateIdle}
+	p := &Plugin{h: h, id: m.ID, journal: j, m: m, settings: cfg.Settings, state: StateIdle}
 	p.queue.max = h.opts.QueueSize
 	p.granted = m.Permissions
 	if cfg.Granted != nil {
@@ -101,7 +101,7 @@ func (h *Host) Plugins() []*Plugin {
 	for _, p := range h.plugins {
 		list = append(list, p)
 	}
-	sort.Slice(list, func(a, b int) bool { return list[a].m.ID < list[b].m.ID })
+	sort.Slice(list, func(a, b int) bool { return list[a].id < list[b].id })
 	return list
 }
 

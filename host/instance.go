@@ -6,20 +6,23 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // instance is one life of a plugin's program, from launch to exit. Its
 // goroutine (run) owns the program; done is closed when it has ended.
 type instance struct {
-	p    *Plugin
-	prog Program
-	conn *jsonrpc.Conn
-	done chan struct{}
+	p        *Plugin
+	manifest *manifest.Manifest // the manifest it was started with
+	prog     Program
+	conn     *jsonrpc.Conn
+	done     chan struct{}
 	// launched is closed once prog and conn are set, or launching failed.
 	launched chan struct{}
 	// initialized is set (under p.mu) once initialize was answered well:
@@ -33,7 +36,7 @@ type instance struct {
 
 // startLocked launches a new instance. Called with p.mu held.
 func (p *Plugin) startLocked(s State) {
-	inst := &instance{p: p, done: make(chan struct{}), launched: make(chan struct{})}
+	inst := &instance{p: p, manifest: p.m, done: make(chan struct{}), launched: make(chan struct{})}
 	p.inst = inst
 	p.setState(s, "")
 	go inst.run(p.launchSpecLocked())
@@ -52,8 +55,9 @@ func (i *instance) run(spec LaunchSpec) {
 	p.mu.Lock()
 	i.prog = prog
 	i.conn = jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
-		Handle:  handle,
-		OnEvent: p.onWireEvent,
+		Handle:       handle,
+		OnEvent:      p.onWireEvent,
+		WriteTimeout: p.h.opts.WriteTimeout,
 	})
 	p.mu.Unlock()
 	close(i.launched)
@@ -98,7 +102,7 @@ func (i *instance) handshake() {
 	d := p.h.delay(method)
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	res, err := i.conn.Call(ctx, method, p.h.initializeParams(p.m))
+	res, err := i.conn.Call(ctx, method, p.h.initializeParams(i.manifest))
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		i.stopFor(journal.TagStop, fmt.Sprintf("no answer to initialize within %s", protocol.FormatDuration(d)))
@@ -139,32 +143,26 @@ func checkVersion(res json.RawMessage) string {
 	return ""
 }
 
+// replayAttaches sends every attach, latest params, in first-attach order,
+// before anything queued. An attach of the app still waiting in the queue
+// is answered by this send rather than sent twice.
 func (i *instance) replayAttaches() {
-	i.p.mu.Lock()
-	var attaches []attachment
-	for _, a := range i.p.attaches {
-		if !i.p.queuedAttach(a.agent) {
-			attaches = append(attaches, a)
-		}
-	}
-	i.p.mu.Unlock()
+	p := i.p
+	p.mu.Lock()
+	attaches := append([]attachment(nil), p.attaches...)
+	waiting := p.queue.takeAttaches()
+	p.mu.Unlock()
 	for _, a := range attaches {
 		r := newRequest(kindCall, "agent/attach", a.params)
 		i.send(r)
-		go r.wait() // the app had its answer before; a timeout is still journaled
-	}
-}
-
-// queuedAttach reports whether an agent/attach of agent waits in the queue:
-// it will go with the latest params anyway, so it is not sent twice.
-// Called with p.mu held.
-func (p *Plugin) queuedAttach(agent string) bool {
-	for _, r := range p.queue.items {
-		if r.kind == kindCall && r.method == "agent/attach" && r.agent == agent {
-			return true
+		answer := sync.OnceValue(r.wait)
+		for _, q := range waiting[a.agent] {
+			q.written(answer)
+		}
+		if len(waiting[a.agent]) == 0 {
+			go answer() // nobody waits; a timeout is still journaled
 		}
 	}
-	return false
 }
 
 // flush sends the queue in order; the plugin is ready once it is empty, so
@@ -209,20 +207,21 @@ func (i *instance) send(r *request) {
 	}
 }
 
+// sendBatch writes a batch; each of its calls keeps the delay of its own
+// method.
 func (i *instance) sendBatch(r *request) {
-	d := time.Duration(0)
-	for _, c := range r.batch {
-		d = max(d, i.p.h.delay(c.Method))
+	calls := make([]jsonrpc.BatchCall, len(r.batch))
+	for k, c := range r.batch {
+		c.Timeout = i.p.h.delay(c.Method)
+		calls[k] = c
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	call := i.conn.GoBatch(ctx, r.batch)
+	call := i.conn.GoBatch(context.Background(), calls)
 	r.written(func() []Outcome {
-		defer cancel()
 		results := call.Wait()
 		outs := make([]Outcome, len(results))
 		for k, res := range results {
-			if !r.batch[k].Notify {
-				outs[k] = i.outcome(r.batch[k].Method, d, res.Result, res.Err)
+			if !calls[k].Notify {
+				outs[k] = i.outcome(calls[k].Method, calls[k].Timeout, res.Result, res.Err)
 			}
 		}
 		return outs

@@ -42,6 +42,10 @@ type Options struct {
 	// ShutdownWait is how long Close waits for shutdown answers, all plugins
 	// together; default 1 s.
 	ShutdownWait time.Duration
+	// WriteTimeout ends a program that has not taken a message from its
+	// stdin for that long (it stopped reading): a crash, rather than every
+	// sender blocked for ever; default 10 s.
+	WriteTimeout time.Duration
 	// StopGrace is each step of stopping a program (stdin closed, then
 	// SIGTERM, then SIGKILL); default 500 ms.
 	StopGrace time.Duration
@@ -85,6 +89,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.ShutdownWait == 0 {
 		o.ShutdownWait = time.Second
+	}
+	if o.WriteTimeout == 0 {
+		o.WriteTimeout = 10 * time.Second
 	}
 	if o.StopGrace == 0 {
 		o.StopGrace = 500 * time.Millisecond

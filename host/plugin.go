@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
@@ -16,6 +17,7 @@ import (
 // good past the limits. All of its state is guarded by mu.
 type Plugin struct {
 	h       *Host
+	id      string // never changes: an update keeps the id
 	journal *journal.Journal
 
 	mu       sync.Mutex
@@ -36,7 +38,7 @@ type attachment struct {
 }
 
 // ID is the plugin id.
-func (p *Plugin) ID() string { return p.m.ID }
+func (p *Plugin) ID() string { return p.id }
 
 // Manifest is the manifest the plugin runs with now.
 func (p *Plugin) Manifest() *manifest.Manifest {
@@ -56,7 +58,7 @@ func (p *Plugin) Status() Status {
 }
 
 func (p *Plugin) statusLocked() Status {
-	s := Status{State: p.state, Reason: p.reason, Crashes: p.crashes.count()}
+	s := Status{State: p.state, Reason: p.reason, Crashes: p.crashes.count(time.Now(), p.h.opts.RestartWindow)}
 	if p.inst != nil && p.inst.prog != nil {
 		s.PID = p.inst.prog.PID()
 	}
@@ -67,7 +69,7 @@ func (p *Plugin) statusLocked() Status {
 func (p *Plugin) setState(s State, reason string) {
 	p.state, p.reason = s, reason
 	if p.h.opts.OnState != nil {
-		p.h.opts.OnState(p.m.ID, p.statusLocked())
+		p.h.opts.OnState(p.id, p.statusLocked())
 	}
 }
 
@@ -142,17 +144,31 @@ func (p *Plugin) Fact(name string, params any) bool {
 // agent) and sent again, in order, to every new program before anything
 // else.
 func (p *Plugin) Attach(ctx context.Context, agent string, params json.RawMessage) (Outcome, error) {
-	full, err := withAgent(params, agent)
+	pending, err := p.GoAttach(agent, params)
 	if err != nil {
 		return Outcome{}, err
 	}
-	p.mu.Lock()
-	p.remember(agent, full)
-	p.mu.Unlock()
+	return pending.Wait(ctx), nil
+}
+
+// GoAttach is Attach that submits now and leaves the waiting to Wait. The
+// attach is remembered and submitted under one lock, so a restart never
+// sees one without the other.
+func (p *Plugin) GoAttach(agent string, params json.RawMessage) (*Pending, error) {
+	full, err := withAgent(params, agent)
+	if err != nil {
+		return nil, err
+	}
 	r := newRequest(kindCall, "agent/attach", full)
 	r.agent = agent
-	p.submit(r)
-	return r.result(ctx)[0], nil
+	p.mu.Lock()
+	p.remember(agent, full)
+	inst := p.submitLocked(r)
+	p.mu.Unlock()
+	if inst != nil {
+		inst.send(r)
+	}
+	return &Pending{r}, nil
 }
 
 func (p *Plugin) remember(agent string, params json.RawMessage) {
@@ -181,10 +197,20 @@ func withAgent(params json.RawMessage, agent string) (json.RawMessage, error) {
 // while the program starts, or sent now.
 func (p *Plugin) submit(r *request) {
 	p.mu.Lock()
+	inst := p.submitLocked(r)
+	p.mu.Unlock()
+	if inst != nil {
+		inst.send(r)
+	}
+}
+
+// submitLocked answers r by default, queues it, or returns the instance to
+// send it to once the lock is released (a write may block). Called with
+// p.mu held.
+func (p *Plugin) submitLocked(r *request) *instance {
 	if o, refuse := p.refusalLocked(r); refuse {
-		p.mu.Unlock()
 		r.finish(o)
-		return
+		return nil
 	}
 	switch p.state {
 	case StateIdle:
@@ -193,18 +219,14 @@ func (p *Plugin) submit(r *request) {
 	case StateStarting, StateRestarting:
 		p.enqueueLocked(r)
 	case StateReady:
-		inst := p.inst
-		if inst.conn.Ended() {
-			// The program is ending: what comes now waits for the next one.
-			p.setState(StateRestarting, "")
-			p.enqueueLocked(r)
-			break
+		if !p.inst.conn.Ended() {
+			return p.inst
 		}
-		p.mu.Unlock()
-		inst.send(r)
-		return
+		// The program is ending: what comes now waits for the next one.
+		p.setState(StateRestarting, "")
+		p.enqueueLocked(r)
 	}
-	p.mu.Unlock()
+	return nil
 }
 
 // refusalLocked is the default answer for a plugin that cannot take r.

@@ -117,6 +117,22 @@ func (q *queue) pop() (*request, bool) {
 	return r, true
 }
 
+// takeAttaches removes the agent/attach requests from the queue, by agent.
+func (q *queue) takeAttaches() map[string][]*request {
+	taken := map[string][]*request{}
+	kept := q.items[:0]
+	for _, r := range q.items {
+		if r.kind == kindCall && r.method == "agent/attach" {
+			taken[r.agent] = append(taken[r.agent], r)
+			continue
+		}
+		kept = append(kept, r)
+	}
+	clear(q.items[len(kept):])
+	q.items = kept
+	return taken
+}
+
 // drain empties the queue, returning what it held.
 func (q *queue) drain() []*request {
 	items := q.items

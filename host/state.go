@@ -15,7 +15,7 @@ const (
 // Status is a plugin's state as the app and the CLI show it.
 type Status struct {
 	State   State  `json:"state"`
-	Reason  string `json:"reason,omitempty"`
-	PID     int    `json:"pid,omitempty"`
+	Reason  string `json:"reason"` // "" when there is nothing to say
+	PID     int    `json:"pid"`    // 0 when no process runs
 	Crashes int    `json:"crashes"`
 }

@@ -1,0 +1,176 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// recordedProgram is a memProgram whose stdin notes every line the host
+// writes, in the order written (the host writes one whole line per Write).
+type recordedProgram struct {
+	*memProgram
+	lines *lineLog
+}
+
+type lineLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *lineLog) add(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, s)
+}
+
+func (l *lineLog) methods() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, line := range l.lines {
+		var m struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal([]byte(line), &m) == nil && m.Method != "" {
+			out = append(out, strings.TrimSpace(m.Method+" "+string(m.Params)))
+		}
+	}
+	return out
+}
+
+type recordingWriter struct {
+	w   io.WriteCloser
+	log *lineLog
+}
+
+func (r recordingWriter) Write(b []byte) (int, error) {
+	r.log.add(string(b))
+	return r.w.Write(b)
+}
+
+func (r recordingWriter) Close() error { return r.w.Close() }
+
+func (p recordedProgram) Stdin() io.WriteCloser { return recordingWriter{p.inW, p.lines} }
+
+// PROTOCOL §4: every call has its own delay; a permissions/… call inside
+// a batch must not wait the 5 s of its neighbours.
+func TestRegressBatchCallsKeepTheirOwnDelay(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, p, _, _ := memHost(t, ready(nil), Options{})
+		outs := p.Batch(context.Background(), []jsonrpc.BatchCall{
+			{Method: "permissions/ask"}, {Method: "test/do"},
+		})
+		want := []Outcome{
+			{Default: TimedOut, Reason: "permissions/ask: no answer within 500 ms"},
+			{Default: TimedOut, Reason: "test/do: no answer within 5 s"},
+		}
+		if diff := cmp.Diff(want, outs); diff != "" {
+			t.Errorf("(-want +got)\n%s", diff)
+		}
+		h.Close(context.Background())
+	})
+}
+
+// PROTOCOL §6: what each agent attached goes again to the new program, in
+// the original order, before any queued message — also when the app sends
+// a new attach for one of those agents while the plugin restarts.
+func TestRegressReplayedAttachesGoFirstInOriginalOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var slowInit atomic.Bool
+		handle := func(ctx context.Context, prog *memProgram, m *jsonrpc.Message) (any, error) {
+			if m.Method == "initialize" {
+				if slowInit.Load() {
+					time.Sleep(time.Second)
+				}
+				return map[string]any{"protocolVersion": 1}, nil
+			}
+			return "ok", nil
+		}
+		var last atomic.Pointer[recordedProgram]
+		opts := Options{Home: t.TempDir(), Launch: func(context.Context, LaunchSpec) (Program, error) {
+			prog := recordedProgram{newMemProgram(handle), &lineLog{}}
+			last.Store(&prog)
+			return prog, nil
+		}}
+		h := New(opts)
+		m := &manifest.Manifest{ID: "dev.test.mem", Version: "1.0.0", Run: &manifest.Run{WASM: "x"},
+			Activation: []string{"onCall"}, Dir: t.TempDir()}
+		p, err := h.Add(m, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		p.Attach(ctx, "a1", json.RawMessage(`{"mode":"plan"}`))
+		p.Attach(ctx, "a2", nil)
+		slowInit.Store(true)
+		last.Load().end("exit code 1") // a crash
+		synctest.Wait()
+		if st := p.Status(); st.State != StateRestarting {
+			t.Fatalf("status = %+v, want restarting", st)
+		}
+		echo := p.Go("test/echo", []int{1})
+		go p.Attach(ctx, "a1", json.RawMessage(`{"mode":"edit"}`))
+		synctest.Wait()
+		time.Sleep(2 * time.Second)
+		echo.Wait(ctx)
+		synctest.Wait()
+		want := []string{
+			`agent/attach {"agent":"a1","mode":"edit"}`,
+			`agent/attach {"agent":"a2"}`,
+			"test/echo [1]",
+		}
+		if diff := cmp.Diff(want, last.Load().lines.methods()[1:]); diff != "" {
+			t.Errorf("after initialize (-want +got)\n%s", diff)
+		}
+		h.Close(ctx)
+	})
+}
+
+// PROTOCOL §1/§2: a plugin with run but no activation never runs; Restart
+// must not start it either.
+func TestRegressRestartDoesNotStartAPluginWithoutActivation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, p, started, _ := memHost(t, ready(nil), Options{})
+		p.mu.Lock()
+		m := *p.m
+		m.Activation = nil
+		p.m = &m
+		p.mu.Unlock()
+		if err := p.Restart(context.Background()); err != nil {
+			t.Logf("Restart: %v", err)
+		}
+		synctest.Wait()
+		if n := started.Load(); n != 0 {
+			t.Errorf("Restart launched the program %d time(s); status %+v", n, p.Status())
+		}
+		h.Close(context.Background())
+	})
+}
+
+// Plugin.ID and Host.Plugins read the manifest while Update replaces it:
+// run with -race.
+func TestRegressIDDoesNotRaceWithUpdate(t *testing.T) {
+	h, p, _, _ := memHost(t, ready(nil), Options{})
+	m2 := *p.Manifest()
+	m2.Version = "1.1.0"
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.Update(context.Background(), &m2)
+	}()
+	_ = p.ID()
+	<-done
+	h.Close(context.Background())
+}
