@@ -143,14 +143,23 @@ func checkVersion(res json.RawMessage) string {
 	return ""
 }
 
-// replayAttaches sends every attach, latest params, in first-attach order,
-// before anything queued. An attach of the app still waiting in the queue
-// is answered by this send rather than sent twice.
+// replayAttaches sends again every attach an earlier program had, latest
+// params, in first-attach order, before anything queued. An attach of the
+// app for those agents still waiting in the queue is answered by this send
+// rather than sent twice; the attaches of new agents stay in the queue, in
+// the order the app sent them.
 func (i *instance) replayAttaches() {
 	p := i.p
 	p.mu.Lock()
-	attaches := append([]attachment(nil), p.attaches...)
-	waiting := p.queue.takeAttaches()
+	var attaches []attachment
+	agents := map[string]bool{}
+	for _, a := range p.attaches {
+		if a.delivered {
+			attaches = append(attaches, a)
+			agents[a.agent] = true
+		}
+	}
+	waiting := p.queue.takeAttaches(agents)
 	p.mu.Unlock()
 	for _, a := range attaches {
 		r := newRequest(kindCall, "agent/attach", a.params)
@@ -181,6 +190,7 @@ func (i *instance) flush() {
 			p.mu.Unlock()
 			return
 		}
+		p.markDelivered(r)
 		p.mu.Unlock()
 		i.send(r)
 	}

@@ -35,6 +35,9 @@ type Plugin struct {
 type attachment struct {
 	agent  string
 	params json.RawMessage
+	// delivered is set once an attach of the agent went to a program: only
+	// those are sent again to the next one. Guarded by p.mu.
+	delivered bool
 }
 
 // ID is the plugin id.
@@ -171,6 +174,16 @@ func (p *Plugin) GoAttach(agent string, params json.RawMessage) (*Pending, error
 	return &Pending{r}, nil
 }
 
+// markDelivered notes that r, when an attach, goes to a program now.
+// Called with p.mu held.
+func (p *Plugin) markDelivered(r *request) {
+	for i := range p.attaches {
+		if r.agent != "" && p.attaches[i].agent == r.agent {
+			p.attaches[i].delivered = true
+		}
+	}
+}
+
 func (p *Plugin) remember(agent string, params json.RawMessage) {
 	for i := range p.attaches {
 		if p.attaches[i].agent == agent {
@@ -178,7 +191,7 @@ func (p *Plugin) remember(agent string, params json.RawMessage) {
 			return
 		}
 	}
-	p.attaches = append(p.attaches, attachment{agent, params})
+	p.attaches = append(p.attaches, attachment{agent: agent, params: params})
 }
 
 // withAgent adds "agent" to an object of params (null or absent = {}).
@@ -220,6 +233,7 @@ func (p *Plugin) submitLocked(r *request) *instance {
 		p.enqueueLocked(r)
 	case StateReady:
 		if !p.inst.conn.Ended() {
+			p.markDelivered(r)
 			return p.inst
 		}
 		// The program is ending: what comes now waits for the next one.

@@ -117,12 +117,13 @@ func (q *queue) pop() (*request, bool) {
 	return r, true
 }
 
-// takeAttaches removes the agent/attach requests from the queue, by agent.
-func (q *queue) takeAttaches() map[string][]*request {
+// takeAttaches removes the agent/attach requests of those agents from the
+// queue, by agent.
+func (q *queue) takeAttaches(agents map[string]bool) map[string][]*request {
 	taken := map[string][]*request{}
 	kept := q.items[:0]
 	for _, r := range q.items {
-		if r.kind == kindCall && r.method == "agent/attach" {
+		if r.kind == kindCall && r.method == "agent/attach" && agents[r.agent] {
 			taken[r.agent] = append(taken[r.agent], r)
 			continue
 		}

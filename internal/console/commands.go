@@ -129,13 +129,12 @@ func (c *Console) attach(ctx context.Context, cmd *command) error {
 	if cmd.Agent == "" {
 		return fmt.Errorf(`"agent" is required`)
 	}
+	pending, err := c.Plugin.GoAttach(cmd.Agent, cmd.Params) // in command order
+	if err != nil {
+		return err
+	}
 	c.calls.Go(func() {
-		out, err := c.Plugin.Attach(ctx, cmd.Agent, cmd.Params)
-		if err != nil {
-			c.fail("attach: %v", err)
-			return
-		}
-		c.write(answerLine{Op: "answer", ID: cmd.Agent, Outcome: out})
+		c.write(answerLine{Op: "answer", ID: cmd.Agent, Outcome: pending.Wait(ctx)})
 	})
 	return nil
 }
@@ -159,9 +158,9 @@ func (c *Console) change(ctx context.Context, cmd *command) error {
 		err = c.update(ctx, cmd.Dir)
 	}
 	if err != nil {
-		return err
+		c.fail("%s: %v", cmd.Op, err)
 	}
-	c.writeState(p.Status())
+	c.writeState(p.Status()) // a change is always answered by the state it left
 	return nil
 }
 

@@ -4,14 +4,15 @@
 package console
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 )
 
 // MaxCommand is the longest command line read (a call's params included).
@@ -45,21 +46,29 @@ func (c *Console) Serve(ctx context.Context, in io.Reader, out io.Writer) error 
 		})
 		defer cancel()
 	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), MaxCommand)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
+	lines := jsonrpc.NewLineReader(in, MaxCommand)
+	for {
+		line, tooLong, err := lines.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				c.fail("stdin: %v", err)
+			}
+			// The end of input: the calls under way get their answers
+			// (each within its delay), then the host closes gracefully.
+			c.calls.Wait()
+			return c.Host.Close(context.Background())
+		}
+		if tooLong {
+			c.fail("a command line over %d MiB was skipped", MaxCommand>>20)
 			continue
 		}
-		if !c.handle(ctx, sc.Bytes()) {
-			break
+		if !c.handle(ctx, line) {
+			// close: the host shuts down now; calls under way end stopped.
+			err := c.Host.Close(context.Background())
+			c.calls.Wait()
+			return err
 		}
 	}
-	if err := sc.Err(); err != nil {
-		c.fail("stdin: %v", err)
-	}
-	c.calls.Wait()
-	return c.Host.Close(context.Background())
 }
 
 // StateChanged is wired to host.Options.OnState when Follow is set.
