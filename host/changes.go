@@ -132,7 +132,7 @@ func (p *Plugin) Update(ctx context.Context, m *manifest.Manifest) error {
 		return fmt.Errorf("the update is plugin %s, not %s", m.ID, p.ID())
 	}
 	return p.change(ctx, "updated to "+m.Version, func() error {
-		p.granted = intersect(p.granted, m.Permissions)
+		p.granted = Intersect(p.granted, m.Permissions)
 		p.m = m
 		return nil
 	})
@@ -159,8 +159,9 @@ func (p *Plugin) change(ctx context.Context, reason string, apply func() error) 
 	return nil
 }
 
-// intersect keeps the grants of had that want still asks for.
-func intersect(had, want manifest.Permissions) manifest.Permissions {
+// Intersect keeps the grants of had that want still asks for: what an
+// update keeps of what the user granted.
+func Intersect(had, want manifest.Permissions) manifest.Permissions {
 	keep := func(a, b []string) []string {
 		var out []string
 		for _, x := range a {

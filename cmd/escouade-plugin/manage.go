@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -56,7 +57,14 @@ func cmdInstall(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	reg.Put(registry.Entry{ID: m.ID, Dir: dir, Version: m.Version, Granted: m.Permissions})
+	entry := registry.Entry{ID: m.ID, Dir: dir, Version: m.Version, Granted: m.Permissions}
+	if old, ok := reg.Get(m.ID); ok {
+		// An update: what the user took back stays taken back, and it stays
+		// switched as it was.
+		entry.Granted = host.Intersect(old.Granted, m.Permissions)
+		entry.Disabled = old.Disabled
+	}
+	reg.Put(entry)
 	if err := reg.Save(); err != nil {
 		return err
 	}
@@ -169,6 +177,12 @@ func cmdJournal(e env, args []string) error {
 	if len(pos) != 1 {
 		return usagef("want a plugin id: escouade-plugin journal ID [-n N] [-f]")
 	}
+	if n < 0 {
+		return usagef("-n %d: want a number of lines, 0 or more", n)
+	}
+	if _, err := os.Stat(journal.Path(home, pos[0])); err != nil {
+		return fmt.Errorf("no journal for %s in %s (a plugin's journal starts with its first run; escouade-plugin list shows the installed ones)", pos[0], home)
+	}
 	lines, err := journal.ReadTail(home, pos[0], n)
 	if err != nil {
 		return err
@@ -211,7 +225,11 @@ func cmdSwitch(op string) func(e env, args []string) error {
 			return fmt.Errorf("no installed plugin %s (escouade-plugin list shows them)", pos[0])
 		}
 		switch op {
-		case "enable", "restart":
+		case "restart":
+			if en.Disabled {
+				return fmt.Errorf("%s is disabled: enable it first (escouade-plugin enable %s)", en.ID, en.ID)
+			}
+		case "enable":
 			en.Disabled = false
 		case "disable":
 			en.Disabled = true

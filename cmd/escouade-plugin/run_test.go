@@ -216,3 +216,25 @@ func TestDurationsInBothForms(t *testing.T) {
 		t.Error("parseDuration(soon) gave no error")
 	}
 }
+
+func TestManageRefusals(t *testing.T) {
+	t.Setenv("FAKE_PLUGIN", "1")
+	home := t.TempDir()
+	dir := pluginDir(t, "1.0.0")
+	runCLI(t, "", "install", dir, "--home", home)
+	runCLI(t, "", "disable", "dev.test.cli", "--home", home)
+	if code, _, errOut := runCLI(t, "", "restart", "dev.test.cli", "--home", home); code != 1 || !strings.Contains(errOut, "enable it first") {
+		t.Errorf("restart of a disabled plugin: %d %q", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "", "journal", "dev.none", "--home", home); code != 1 || !strings.Contains(errOut, "no journal for dev.none") {
+		t.Errorf("journal of an unknown id: %d %q", code, errOut)
+	}
+	if code, _, _ := runCLI(t, "", "journal", "dev.test.cli", "-n", "-3", "--home", home); code != 2 {
+		t.Errorf("journal -n -3: exit %d, want 2", code)
+	}
+	// An update keeps it disabled.
+	runCLI(t, "", "install", pluginDir(t, "1.1.0"), "--home", home)
+	if _, out, _ := runCLI(t, "", "list", "--json", "--home", home); !strings.Contains(out, `"disabled": true`) || !strings.Contains(out, `"1.1.0"`) {
+		t.Errorf("after the update: %s", out)
+	}
+}
