@@ -132,6 +132,10 @@ func (c *Client) CancelPending() bool { return c.turn.cancelPending }
 // TurnRunning tells whether a prompt waits for its answer.
 func (c *Client) TurnRunning() bool { return c.turn.running }
 
+// TurnPending reports whether a turn runs or a prompt waits for the session
+// to start one.
+func (c *Client) TurnPending() bool { return c.turn.running || c.turn.queued != nil }
+
 // AgentStopped tells the client that the agent's process has ended (crash,
 // or stopped by the harness); the running turn ends and the client closes.
 // reason, when not empty, is shown as a notice.

@@ -161,6 +161,21 @@ func (s *Session) Prompt(text string) error {
 	return s.post(func() { s.take(s.client.Prompt(text)) })
 }
 
+// Busy reports whether a turn runs or a prompt waits for one (false once
+// the session has ended).
+func (s *Session) Busy() bool {
+	answer := make(chan bool, 1)
+	if s.post(func() { answer <- s.client.TurnPending() }) != nil {
+		return false
+	}
+	select {
+	case busy := <-answer:
+		return busy
+	case <-s.Done():
+		return false
+	}
+}
+
 // Answer answers a permission card by option kind (allow_once,
 // allow_always, reject_once, reject_always) or option id.
 func (s *Session) Answer(request, kindOrOption string) error {

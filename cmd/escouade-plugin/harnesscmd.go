@@ -51,7 +51,7 @@ func cmdHarness(e env, args []string) error {
 	f.register(fs)
 	pos, err := parse(fs, args)
 	if err != nil {
-		return usageError{err.Error()}
+		return err
 	}
 	if len(pos) != 1 {
 		return usagef("want one plugin folder: escouade-plugin harness DIR")
@@ -120,10 +120,8 @@ type harnessConsole struct {
 	mu       sync.Mutex
 	renderer term.Renderer
 
-	// What the end of input waits for (guarded by mu): prompts whose turn
-	// has not ended, cards waiting for an answer; changed is signalled on
-	// every item.
-	turns   int
+	// What the end of input waits for: cards waiting for an answer
+	// (guarded by mu); changed is signalled on every item.
 	cards   int
 	changed chan struct{}
 }
@@ -167,10 +165,8 @@ func (c *harnessConsole) track(it acp.Item) {
 		c.cards++
 	case acp.TypeAnswered:
 		c.cards = max(c.cards-1, 0)
-	case acp.TypeTurn:
-		c.turns, c.cards = max(c.turns-1, 0), 0
-	case acp.TypeClosed:
-		c.turns, c.cards = 0, 0
+	case acp.TypeTurn, acp.TypeClosed:
+		c.cards = 0
 	}
 	select {
 	case c.changed <- struct{}{}:
@@ -178,24 +174,14 @@ func (c *harnessConsole) track(it acp.Item) {
 	}
 }
 
-// prompted counts a prompt sent: its turn runs until its turn item.
-func (c *harnessConsole) prompted() {
-	c.mu.Lock()
-	c.turns++
-	c.mu.Unlock()
-}
-
 // drain waits, at the end of input, for the turns under way to end; a card
 // then waits for an answer nobody can give, so the turn is cancelled.
 func (c *harnessConsole) drain(s *harness.Session) {
 	cancelled := false
-	for {
+	for s.Busy() {
 		c.mu.Lock()
-		turns, cards := c.turns, c.cards
+		cards := c.cards
 		c.mu.Unlock()
-		if turns == 0 {
-			return
-		}
 		if cards > 0 && !cancelled {
 			cancelled = true
 			s.Cancel()
@@ -289,9 +275,7 @@ func (c *harnessConsole) jsonCommand(s *harness.Session, line string) bool {
 	var err error
 	switch op.Op {
 	case "prompt":
-		if err = s.Prompt(op.Text); err == nil {
-			c.prompted()
-		}
+		err = s.Prompt(op.Text)
 	case "answer":
 		err = s.Answer(op.Request, cmpOr(op.Kind, op.Option))
 	case "answerQuestion":
@@ -332,9 +316,7 @@ func (c *harnessConsole) typed(s *harness.Session, line string) bool {
 	case waiting:
 		err = c.answerCard(s, card, line)
 	default:
-		if err = s.Prompt(line); err == nil {
-			c.prompted()
-		}
+		err = s.Prompt(line)
 	}
 	if err != nil {
 		c.problem(err.Error())

@@ -150,3 +150,18 @@ func TestHarnessEndOfInputLetsTheTurnEnd(t *testing.T) {
 		}
 	}
 }
+
+// A prompt refused because a turn runs is no turn to wait for: the end of
+// input still closes the session.
+func TestHarnessEndOfInputAfterARefusedPrompt(t *testing.T) {
+	withFakeACP(t, "conversation.json")
+	var out strings.Builder
+	in := `{"op":"prompt","text":"one"}` + "\n" + `{"op":"prompt","text":"two"}` + "\n"
+	if err := cmdHarness(env{strings.NewReader(in), &out, io.Discard},
+		[]string{fakeACPDir, "--home", t.TempDir(), "--cwd", t.TempDir(), "--json"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `"type":"closed"`) {
+		t.Errorf("no closed item:\n%s", out.String())
+	}
+}
