@@ -113,7 +113,8 @@ func (s *Session) run(notices []string) {
 // startMode asks for the app mode and the model the agent starts with;
 // the client sends them once the session is open.
 func (s *Session) startMode() {
-	if _, mapped := s.harness.ACP.Modes[s.mode]; mapped {
+	_, mapped := s.harness.ACP.Modes[s.mode]
+	if mapped || s.mode == acp.ReadOnly && s.harness.ACP.ReadOnlyMode != "" {
 		s.take(s.client.SetMode(s.mode))
 	}
 	if s.opts.Model != "" {

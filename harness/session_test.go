@@ -59,6 +59,21 @@ func TestModeAndModel(t *testing.T) {
 	}, sent)
 }
 
+func TestReadOnlyModeAtStart(t *testing.T) {
+	w := newWorld(t)
+	r := start(t, w.script(t, "updates.json"), Options{Cwd: w.dir, Mode: acp.ReadOnly})
+	r.until(func(it acp.Item) bool { return it.Type == acp.TypeMode && it.Mode == "read-only" })
+	var sent []string
+	for _, m := range r.received() {
+		var method string
+		json.Unmarshal(m["method"], &method)
+		if method == "session/set_mode" {
+			sent = append(sent, string(m["params"]))
+		}
+	}
+	diff(t, "the start mode", []string{`{"sessionId":"fake-session-1","modeId":"read-only"}`}, sent)
+}
+
 func TestToolNames(t *testing.T) {
 	w := newWorld(t)
 	r := start(t, w.script(t, "tools.json"), Options{Cwd: w.dir})
