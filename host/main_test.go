@@ -34,8 +34,9 @@ func fakePlugin(mode string) int {
 	case "silent":
 		select {}
 	}
-	f := &fake{mode: mode, exit: make(chan int, 1)}
+	f := &fake{mode: mode, exit: make(chan int, 1), connected: make(chan struct{})}
 	f.conn = jsonrpc.NewConn(&recorder{r: os.Stdin, f: f}, os.Stdout, jsonrpc.Options{Handle: f.handle})
+	close(f.connected) // handlers may call the host from now on
 	select {
 	case <-f.conn.Done():
 		return 0
@@ -46,9 +47,10 @@ func fakePlugin(mode string) int {
 
 // fake is a plugin whose behaviour each test picks by method.
 type fake struct {
-	mode string
-	conn *jsonrpc.Conn
-	exit chan int
+	mode      string
+	conn      *jsonrpc.Conn
+	connected chan struct{} // closed once conn is set
+	exit      chan int
 
 	mu       sync.Mutex
 	received []string // methods of app messages, in order
@@ -86,6 +88,7 @@ func (rec *recorder) Read(b []byte) (int, error) {
 }
 
 func (f *fake) handle(ctx context.Context, m *jsonrpc.Message) (any, error) {
+	<-f.connected
 	switch m.Method {
 	case "initialize":
 		return f.initialize()

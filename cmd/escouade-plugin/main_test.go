@@ -25,8 +25,10 @@ func TestMain(m *testing.M) {
 func fakePlugin() int {
 	exit := make(chan int, 1)
 	var conn *jsonrpc.Conn
+	connected := make(chan struct{}) // closed once conn is set: handlers may call the host
 	conn = jsonrpc.NewConn(os.Stdin, os.Stdout, jsonrpc.Options{
 		Handle: func(ctx context.Context, m *jsonrpc.Message) (any, error) {
+			<-connected
 			switch m.Method {
 			case "initialize":
 				return map[string]any{"protocolVersion": 1}, nil
@@ -44,6 +46,7 @@ func fakePlugin() int {
 			return nil, jsonrpc.ErrMethodNotFound
 		},
 	})
+	close(connected)
 	select {
 	case <-conn.Done():
 		return 0
