@@ -30,6 +30,9 @@ type Options struct {
 	// wrapping error's text becomes the message); any other error sends
 	// -32603 with its text. The context ends when the Conn is closed.
 	// Handle must not panic: a panic is a bug and crashes the program.
+	// The reader starts inside NewConn, so a handler that calls the peer
+	// through the Conn must not read a variable NewConn's result is stored
+	// in before that store (hand it over through a channel closed after).
 	Handle func(ctx context.Context, m *Message) (result any, err error)
 	// OnEvent reports what the owner should journal. It is called from the
 	// reader goroutine and must not block long.
