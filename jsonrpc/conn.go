@@ -42,6 +42,9 @@ type Options struct {
 	// LateMemory is how many timed-out call ids are remembered to report
 	// late answers; 0 means DefaultLateMemory, a negative value none.
 	LateMemory int
+	// Context is the parent of the handlers' contexts: they end when it
+	// ends, or when the Conn is closed. Default context.Background().
+	Context context.Context
 	// WriteTimeout, when set and the writer has SetWriteDeadline (a pipe
 	// *os.File), fails a line the peer has not taken within it: a peer that
 	// stops reading then ends the connection instead of blocking every
@@ -83,7 +86,11 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		done:  make(chan struct{}),
 	}
 	c.closer, _ = r.(io.Closer)
-	c.serveCtx, c.stopServing = context.WithCancel(context.Background())
+	parent := opts.Context
+	if parent == nil {
+		parent = context.Background()
+	}
+	c.serveCtx, c.stopServing = context.WithCancel(parent)
 	if opts.Handle != nil {
 		c.serving.Go(c.serveNotifications)
 	}

@@ -34,7 +34,7 @@ func (p *Plugin) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	defer p.disconnect()
 	in := newInput(r)
 	s := newSession(ctx, p)
-	conn := jsonrpc.NewConn(in, w, jsonrpc.Options{Handle: s.handle, OnEvent: s.trace})
+	conn := jsonrpc.NewConn(in, w, jsonrpc.Options{Handle: s.handle, OnEvent: s.trace, Context: s.ctx})
 	p.connect(conn)
 	close(s.ready)
 

@@ -18,8 +18,8 @@ type session struct {
 	// shutdown is closed when the host asks the plugin to stop.
 	shutdown     chan struct{}
 	shutdownOnce sync.Once
-	// ctx is the context of handlers, on top of the connection's own:
-	// it ends when Serve stops, so handlers stop with it.
+	// ctx is the parent of the connection's handler contexts: it ends when
+	// Serve stops, so handlers stop with it.
 	ctx  context.Context
 	stop context.CancelFunc
 	// ready is closed once the plugin is connected, so that a handler
@@ -47,10 +47,7 @@ func (s *session) waitEnd(ctx context.Context, conn *jsonrpc.Conn) error {
 
 // handle is the jsonrpc.Conn handler of every request and notification.
 func (s *session) handle(ctx context.Context, m *jsonrpc.Message) (result any, err error) {
-	<-s.ready
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	defer context.AfterFunc(s.ctx, cancel)()
+	<-s.ready // ctx is the connection's, a child of s.ctx: it ends with Serve
 	defer s.recoverPanic(m.Method, &err)
 	return s.route(ctx, m)
 }
