@@ -47,6 +47,25 @@ func (c *Client) onPermissionRequest(m *incoming) error {
 // (allow_once, allow_always, reject_once, reject_always) or, failing that,
 // the option of that id; "cancelled" answers the cancelled outcome.
 func (c *Client) AnswerPermission(handle, kindOrOption string) ([]Item, []Out) {
+	return c.answerPermission(handle, kindOrOption, func(options []PermissionOption) (PermissionOption, bool) {
+		return pickOption(options, kindOrOption)
+	})
+}
+
+// AnswerPermissionOption answers a permission card with the option of that
+// id, and by id only: an id that reads like a kind is still an id.
+func (c *Client) AnswerPermissionOption(handle, optionID string) ([]Item, []Out) {
+	return c.answerPermission(handle, optionID, func(options []PermissionOption) (PermissionOption, bool) {
+		for _, o := range options {
+			if o.ID == optionID {
+				return o, true
+			}
+		}
+		return PermissionOption{}, false
+	})
+}
+
+func (c *Client) answerPermission(handle, kindOrOption string, choose func([]PermissionOption) (PermissionOption, bool)) ([]Item, []Out) {
 	w, ok := c.handles.waiting[handle]
 	if !ok || w.itemType != TypePermission {
 		c.emit(notice(fmt.Sprintf("no permission card %s is waiting", handle)))
@@ -56,7 +75,7 @@ func (c *Client) AnswerPermission(handle, kindOrOption string) ([]Item, []Out) {
 		c.cancelPermission(handle)
 		return c.flush()
 	}
-	option, found := pickOption(w.options, kindOrOption)
+	option, found := choose(w.options)
 	if !found {
 		c.emit(notice(fmt.Sprintf("permission card %s offers no option %q", handle, kindOrOption)))
 		return c.flush()

@@ -65,7 +65,20 @@ func (t *toolState) describe(f *toolCallFields, n namer) *trackedTool {
 	if present(f.RawInput) {
 		tool.input = f.RawInput
 	}
+	if ok && tool.name == "" {
+		t.nameLater(tool, f, n)
+	}
 	return tool
+}
+
+// nameLater names a call that had no name when it came, from what an
+// update adds (a title, _meta): the name is the first one found.
+func (t *toolState) nameLater(tool *trackedTool, f *toolCallFields, n namer) {
+	kind := firstNonEmpty(deref(f.Kind), tool.kind)
+	tool.name, tool.agentName = n.name(toolFacts{Kind: kind, Title: tool.title, Meta: f.Meta, Input: tool.input, Diffs: diffsOf(f.Content)})
+	if tool.name != "" && n.startsSubagent(tool.name, tool.agentName) && !slices.Contains(t.subagents, tool.id) {
+		t.subagents = append(t.subagents, tool.id)
+	}
 }
 
 func (t *toolState) create(f *toolCallFields, n namer) *trackedTool {

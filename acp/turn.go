@@ -136,6 +136,12 @@ func (c *Client) TurnRunning() bool { return c.turn.running }
 // to start one.
 func (c *Client) TurnPending() bool { return c.turn.running || c.turn.queued != nil }
 
+// Opening reports whether the session is still being opened (initialize,
+// session/new or its re-attach under way).
+func (c *Client) Opening() bool {
+	return c.phase == phaseInitializing || c.phase == phaseOpening
+}
+
 // AgentStopped tells the client that the agent's process has ended (crash,
 // or stopped by the harness); the running turn ends and the client closes.
 // reason, when not empty, is shown as a notice.

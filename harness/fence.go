@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -87,6 +88,17 @@ func (f *Fence) Inside(path string) bool {
 // existing prefix through symlinks; the part that does not exist yet is
 // joined back as written.
 func resolvePath(path string) (string, error) {
+	return resolveLinks(path, 0)
+}
+
+// maxLinkHops bounds the dangling links followed, as the kernel bounds
+// symlink chains.
+const maxLinkHops = 40
+
+func resolveLinks(path string, hops int) (string, error) {
+	if hops > maxLinkHops {
+		return "", fmt.Errorf("%s: too many symbolic links", path)
+	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return "", err
@@ -99,6 +111,14 @@ func resolvePath(path string) (string, error) {
 		}
 		if !errors.Is(err, fs.ErrNotExist) && !isNotDir(err) {
 			return "", err
+		}
+		// A link whose target does not exist yet still decides where a
+		// write lands: follow it, never take it for a missing file.
+		if target, lerr := os.Readlink(cur); lerr == nil {
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(cur), target)
+			}
+			return resolveLinks(filepath.Join(append([]string{target}, rest...)...), hops+1)
 		}
 		parent := filepath.Dir(cur)
 		if parent == cur {

@@ -25,10 +25,12 @@ func (s *Session) onPermission(it acp.Item) {
 			it.Diffs = []acp.Diff{d}
 		}
 	}
-	s.emit(it)
 	if kind, ok := AutoAnswer(s.mode, it, s.fence); ok {
+		// The mode lets it pass without a card: only its answer is shown.
 		s.take(s.client.AnswerPermission(it.Request, kind))
+		return
 	}
+	s.emit(it)
 }
 
 // AutoAnswer is the permission policy of the app mode (ACP-HARNESS §3): the

@@ -161,11 +161,11 @@ func (s *Session) Prompt(text string) error {
 	return s.post(func() { s.take(s.client.Prompt(text)) })
 }
 
-// Busy reports whether a turn runs or a prompt waits for one (false once
-// the session has ended).
+// Busy reports whether the session is opening, a turn runs or a prompt
+// waits for one (false once the session has ended).
 func (s *Session) Busy() bool {
 	answer := make(chan bool, 1)
-	if s.post(func() { answer <- s.client.TurnPending() }) != nil {
+	if s.post(func() { answer <- s.client.Opening() || s.client.TurnPending() }) != nil {
 		return false
 	}
 	select {
@@ -174,6 +174,11 @@ func (s *Session) Busy() bool {
 	case <-s.Done():
 		return false
 	}
+}
+
+// AnswerOption answers a permission card with the option of that id.
+func (s *Session) AnswerOption(request, optionID string) error {
+	return s.post(func() { s.take(s.client.AnswerPermissionOption(request, optionID)) })
 }
 
 // Answer answers a permission card by option kind (allow_once,

@@ -277,7 +277,11 @@ func (c *harnessConsole) jsonCommand(s *harness.Session, line string) bool {
 	case "prompt":
 		err = s.Prompt(op.Text)
 	case "answer":
-		err = s.Answer(op.Request, cmpOr(op.Kind, op.Option))
+		if op.Option != "" {
+			err = s.AnswerOption(op.Request, op.Option)
+		} else {
+			err = s.Answer(op.Request, op.Kind)
+		}
 	case "answerQuestion":
 		err = s.AnswerQuestion(op.Request, op.Answers)
 	case "cancel":
@@ -337,13 +341,4 @@ func (c *harnessConsole) answerCard(s *harness.Session, card acp.Item, line stri
 		return err
 	}
 	return s.AnswerQuestion(card.Request, answers)
-}
-
-func cmpOr(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

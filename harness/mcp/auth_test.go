@@ -99,8 +99,8 @@ func TestSessionOfAnotherAgent(t *testing.T) {
 				t.Fatalf("initialize: status %d, session %q", resp.StatusCode, session)
 			}
 			const list = `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
-			if got := post(t, s.URL(), "Bearer "+intruderTok, session, list).StatusCode; got != http.StatusForbidden {
-				t.Errorf("%q in %q's session: status %d, want 403", intruder, owner, got)
+			if got := post(t, s.URL(), "Bearer "+intruderTok, session, list).StatusCode; got != http.StatusUnauthorized {
+				t.Errorf("%q in %q's session: status %d, want 401", intruder, owner, got)
 			}
 		})
 	}

@@ -5,8 +5,8 @@
 // address only. Every request carries "Authorization: Bearer <token>" where
 // the token is one an agent received from [Server.NewToken]; a request
 // without one, with an unknown one, or with a revoked one gets 401. A token
-// names its agent, so a tool call knows which agent asks, and the SDK refuses
-// (403) a request that reuses another agent's session.
+// names its agent, so a tool call knows which agent asks; a request that
+// reuses another agent's session gets 401 too (that token does not open it).
 //
 // The server offers the tool ask_question: the agent's questions, with their
 // options, go to [Options.Ask] (the host shows a question card) and the

@@ -119,7 +119,7 @@ func (s *Server) serve(ln net.Listener) {
 func (s *Server) handler() http.Handler {
 	mcpHandler := sdk.NewStreamableHTTPHandler(s.agentServer, nil)
 	mux := http.NewServeMux()
-	mux.Handle(endpointPath, mcpHandler)
+	mux.Handle(endpointPath, newOwners().guard(mcpHandler))
 	requireToken := auth.RequireBearerToken(s.verifyToken, &auth.RequireBearerTokenOptions{
 		// Tokens live until revoked; they carry no expiry.
 		AllowMissingExpiration: true,
