@@ -1,7 +1,6 @@
 package harness
 
-// Failing tests of real bugs; they use the helpers of review_test.go and
-// main_test.go. Copy beside them in package harness to run.
+// Regression tests of bugs found in review: each failed before its fix.
 
 import (
 	"context"
