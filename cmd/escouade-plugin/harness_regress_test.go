@@ -1,7 +1,6 @@
 package main
 
-// Failing tests of real bugs; they use the helpers of harness_review_test.go
-// and harnesscmd_test.go. Copy beside them in package main to run.
+// Regression tests of bugs found in review: each failed before its fix.
 
 import (
 	"bufio"
