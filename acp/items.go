@@ -133,3 +133,17 @@ type ContextUsage struct {
 func notice(text string) Item { return Item{Type: TypeNotice, Text: text} }
 
 func unknown(raw json.RawMessage) Item { return Item{Type: TypeUnknown, Raw: raw} }
+
+// MarshalJSON writes the item as it is, plus "diff": the first of Diffs,
+// the name ACP-HARNESS §5 gives it (a toolDone's or a card's diff).
+func (it Item) MarshalJSON() ([]byte, error) {
+	type plain Item // the same fields, without this method
+	out := struct {
+		plain
+		Diff *Diff `json:"diff,omitempty"`
+	}{plain: plain(it)}
+	if len(it.Diffs) > 0 {
+		out.Diff = &it.Diffs[0]
+	}
+	return json.Marshal(out)
+}
