@@ -25,7 +25,8 @@ var (
 // disk: a path with the new content, or a path with old and new strings
 // (the first occurrence replaced, every one with replace_all). Relative
 // paths are taken from dir. A file over limit bytes gives no diff.
-func diffFromInput(input json.RawMessage, dir string, limit int64) (acp.Diff, bool) {
+func diffFromInput(input json.RawMessage, fence *Fence, limit int64) (acp.Diff, bool) {
+	dir := fence.own
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(input, &fields) != nil {
 		return acp.Diff{}, false
@@ -36,6 +37,9 @@ func diffFromInput(input json.RawMessage, dir string, limit int64) (acp.Diff, bo
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
+	}
+	if _, err := fence.Check(path); err != nil {
+		return acp.Diff{}, false // a fenced file's text never reaches a card
 	}
 	old, exists, err := readLimited(path, limit)
 	if err != nil {

@@ -174,9 +174,14 @@ func FuzzReadLines(f *testing.F) {
 }
 
 func TestDiffFromInput(t *testing.T) {
-	dir := t.TempDir()
+	dir, fenced := t.TempDir(), t.TempDir()
 	writeFile(t, filepath.Join(dir, "f.txt"), "a b a")
+	writeFile(t, filepath.Join(fenced, "secret.txt"), "private")
 	f := filepath.Join(dir, "f.txt")
+	fence, err := NewFence(dir, []string{fenced})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name  string
 		input string
@@ -191,10 +196,11 @@ func TestDiffFromInput(t *testing.T) {
 		{"not an object", `"x"`, nil},
 		{"path only", `{"path":"` + f + `"}`, nil},
 		{"path not a string", `{"path":3,"content":"x"}`, nil},
+		{"a fenced file", `{"path":"` + filepath.Join(fenced, "secret.txt") + `","content":"x"}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, ok := diffFromInput(json.RawMessage(tt.input), dir, DefaultMaxDiffBytes)
+			got, ok := diffFromInput(json.RawMessage(tt.input), fence, DefaultMaxDiffBytes)
 			if tt.want == nil {
 				diff(t, "built", false, ok)
 				return
@@ -202,17 +208,20 @@ func TestDiffFromInput(t *testing.T) {
 			diff(t, "diff", *tt.want, got)
 		})
 	}
-	if _, ok := diffFromInput(json.RawMessage(`{"path":"`+f+`","content":"z"}`), dir, 2); ok {
+	if _, ok := diffFromInput(json.RawMessage(`{"path":"`+f+`","content":"z"}`), fence, 2); ok {
 		t.Error("a file over the limit gave a diff")
 	}
 }
 
 func FuzzDiffFromInput(f *testing.F) {
-	dir := f.TempDir()
+	fence, err := NewFence(f.TempDir(), []string{f.TempDir()})
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Add(`{"path":"a","content":"x"}`)
 	f.Add(`{"path":"a","old_string":"","new_string":"y"}`)
 	f.Fuzz(func(t *testing.T, input string) {
-		d, ok := diffFromInput(json.RawMessage(input), dir, 1<<10)
+		d, ok := diffFromInput(json.RawMessage(input), fence, 1<<10)
 		if ok && d.Path == "" {
 			t.Fatal("a diff without a path")
 		}
