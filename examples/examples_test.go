@@ -127,6 +127,22 @@ func TestExamples(t *testing.T) {
 	}
 }
 
+// stderrHas waits for text on the process's stderr: the lines are copied
+// from the pipe by a goroutine of os/exec, so they may trail the answer
+// that came on stdout.
+func (p *process) stderrHas(text string) bool {
+	deadline := time.Now().Add(5 * time.Second)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for !strings.Contains(p.stderr.String(), text) {
+		if time.Now().After(deadline) {
+			return false
+		}
+		<-tick.C
+	}
+	return true
+}
+
 // TestCrash checks notes/crash: no answer, three stderr lines, exit code 3.
 func TestCrash(t *testing.T) {
 	for _, ex := range examples {
@@ -179,7 +195,7 @@ func checkGreet(t *testing.T, p *process) {
 			t.Errorf("log after notes/greet: %q, want %q", got, "info greeted Ada")
 		}
 	}
-	if !strings.Contains(p.stderr.String(), "greeting Ada") {
+	if !p.stderrHas("greeting Ada") {
 		t.Errorf("stderr lacks the greet trace:\n%s", p.stderr)
 	}
 	if strings.Contains(p.stderr.String(), "hunter2") {
