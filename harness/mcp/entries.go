@@ -97,6 +97,7 @@ func (s *Server) StdioEntryFile(agent, exe, dir string) (json.RawMessage, error)
 		os.Remove(f.Name())
 		return nil, fmt.Errorf("the MCP token file: %w", err)
 	}
+	s.tokenFiles.add(agent, f.Name())
 	return mustMarshal(stdioEntry{
 		Name:    ServerName,
 		Command: exe,

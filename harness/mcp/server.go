@@ -73,6 +73,7 @@ type Server struct {
 	tokenDirOnce sync.Once // the folder of token files for stdio bridges
 	tokenDir     string
 	tokenDirErr  error
+	tokenFiles   tokenFiles // the files no bridge read yet, by agent
 }
 
 // Start listens on opts.Addr and serves MCP until [Server.Close]. ctx bounds

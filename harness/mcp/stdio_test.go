@@ -254,3 +254,17 @@ func TestStdioEntryFileGivesTheTokenOnceThroughAFile(t *testing.T) {
 	outR.Close()
 	<-done
 }
+
+func TestRevokeRemovesTheTokenFilesNoBridgeRead(t *testing.T) {
+	s := start(t, (&recorder{}).ask)
+	var e struct{ Args []string }
+	json.Unmarshal(s.StdioEntry("unused", "/bin/escouade-plugin"), &e)
+	path := e.Args[len(e.Args)-1]
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("token file: %v", err)
+	}
+	s.Revoke("unused")
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the token file outlives Revoke: %v", err)
+	}
+}

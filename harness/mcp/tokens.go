@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"net/http"
+	"os"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 )
@@ -32,6 +34,33 @@ func (s *Server) liveToken(agent string) string {
 func (s *Server) Revoke(agent string) {
 	if a := s.agents.revoke(agent); a != nil {
 		a.stop(errRevoked)
+	}
+	s.tokenFiles.remove(agent) // a revoked token has nothing left to carry
+}
+
+// tokenFiles remembers the token files written for each agent, so that
+// Revoke removes those no bridge read (an agent that took the HTTP form).
+type tokenFiles struct {
+	mu      sync.Mutex
+	byAgent map[string][]string
+}
+
+func (t *tokenFiles) add(agent, path string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.byAgent == nil {
+		t.byAgent = map[string][]string{}
+	}
+	t.byAgent[agent] = append(t.byAgent[agent], path)
+}
+
+func (t *tokenFiles) remove(agent string) {
+	t.mu.Lock()
+	paths := t.byAgent[agent]
+	delete(t.byAgent, agent)
+	t.mu.Unlock()
+	for _, p := range paths {
+		os.Remove(p) // already gone when its bridge read it
 	}
 }
 
