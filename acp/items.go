@@ -75,6 +75,7 @@ type Item struct {
 	Entries  json.RawMessage `json:"entries,omitempty"`  // plan
 	Commands json.RawMessage `json:"commands,omitempty"` // commands
 	Mode     string          `json:"mode,omitempty"`
+	AppMode  string          `json:"appMode,omitempty"` // mode: the app's mode the agent's maps to, when one does
 	Model    string          `json:"model,omitempty"`
 
 	Context    *ContextUsage `json:"context,omitempty"` // usage

@@ -3,7 +3,9 @@ package harness
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -181,6 +183,7 @@ func (s *Session) handle(it acp.Item) {
 	case acp.TypeTurn:
 		s.turnEnded()
 	case acp.TypeMode:
+		it.AppMode = s.appModeOf(it.Mode)
 		s.saveAgent(func(r *AgentRecord) { r.Mode = s.mode })
 	case acp.TypeModel:
 		s.saveAgent(func(r *AgentRecord) { r.Model = it.Model })
@@ -203,6 +206,27 @@ func (s *Session) emit(it acp.Item) {
 		s.loop.saveFailed = true
 		s.opts.OnItem(noticeItem(fmt.Sprintf("cannot save the conversation: %v", err)))
 	}
+}
+
+// appModeOf is the app mode that acp.modes (or readOnlyMode) maps to the
+// agent's mode, "" when none does; the one asked for wins a tie.
+func (s *Session) appModeOf(agentMode string) string {
+	a := s.harness.ACP
+	if agentMode == "" {
+		return ""
+	}
+	if a.Modes[s.mode] == agentMode || s.mode == acp.ReadOnly && a.ReadOnlyMode == agentMode {
+		return s.mode
+	}
+	if a.ReadOnlyMode == agentMode {
+		return acp.ReadOnly
+	}
+	for _, app := range slices.Sorted(maps.Keys(a.Modes)) {
+		if a.Modes[app] == agentMode {
+			return app
+		}
+	}
+	return ""
 }
 
 func (s *Session) setMode(mode string) {

@@ -62,7 +62,8 @@ func TestModeAndModel(t *testing.T) {
 func TestReadOnlyModeAtStart(t *testing.T) {
 	w := newWorld(t)
 	r := start(t, w.script(t, "updates.json"), Options{Cwd: w.dir, Mode: acp.ReadOnly})
-	r.until(func(it acp.Item) bool { return it.Type == acp.TypeMode && it.Mode == "read-only" })
+	mode := r.until(func(it acp.Item) bool { return it.Type == acp.TypeMode && it.Mode == "read-only" })
+	diff(t, "the app mode of the mode item", acp.ReadOnly, mode[len(mode)-1].AppMode)
 	var sent []string
 	for _, m := range r.received() {
 		var method string
