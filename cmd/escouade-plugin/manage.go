@@ -91,7 +91,7 @@ func installWindow(m *manifest.Manifest, lang string) window {
 	w := window{ID: m.ID, Name: m.Name.In(lang), Version: m.Version, Asks: m.Permissions}
 	switch m.Run.Kind() {
 	case manifest.RunNone:
-		w.Runs = "runs nothing: it only describes what it adds"
+		w.Runs = "runs no program of its own: it only describes what it adds"
 	case manifest.RunProcess:
 		w.Runs = "runs a program on your computer, with your rights: " + strings.Join(m.Run.Command, " ")
 	default:
@@ -128,7 +128,7 @@ func (w window) print(out io.Writer) {
 		}
 	}
 	for _, h := range w.Harnesses {
-		fmt.Fprintf(out, "Its agents will run: %s\n", h)
+		fmt.Fprintf(out, "Its agents run a program on your computer, with your rights: %s\n", h)
 	}
 	fmt.Fprintln(out, "Installed.")
 }
