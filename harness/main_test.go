@@ -4,10 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -38,9 +37,8 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(goTool, "build", "-o", filepath.Join(dir, "fake-acp"), fakeDir).CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building the fake agent: %v\n%s", err, out)
+	if err := testutil.GoBuild(fakeDir, filepath.Join(dir, "fake-acp")); err != nil {
+		fmt.Fprintf(os.Stderr, "building the fake agent: %v\n", err)
 		return 1
 	}
 	binDir = dir

@@ -1,10 +1,9 @@
 package harness
 
 import (
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
@@ -38,9 +37,8 @@ func TestThirdPartyAgent(t *testing.T) {
 		t.Skip("builds and runs a third-party agent for about 10 s")
 	}
 	dir := t.TempDir()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(goTool, "build", "-o", filepath.Join(dir, "example-agent"), exampleAgent).CombinedOutput(); err != nil {
-		t.Fatalf("building %s: %v\n%s", exampleAgent, err, out)
+	if err := testutil.GoBuild(exampleAgent, filepath.Join(dir, "example-agent")); err != nil {
+		t.Fatal(err)
 	}
 	w := newWorld(t)
 	opts := Options{Cwd: w.dir, Manifest: exampleManifest(t), Env: []string{"PATH=" + dir, "HOME=" + os.TempDir()}}

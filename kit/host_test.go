@@ -1,12 +1,11 @@
 package kit
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"io"
-	"sync"
 	"testing"
 	"time"
 
@@ -117,23 +116,8 @@ func errorCode(err error) int64 {
 	return 0
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent writers and readers.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
+// syncBuffer is shared by the plugin's trace writer and the test.
+type syncBuffer = testutil.SyncBuffer
 
 // quietPlugin returns a plugin whose traces go to the returned buffer.
 func quietPlugin() (*Plugin, *syncBuffer) {

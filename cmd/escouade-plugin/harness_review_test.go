@@ -2,11 +2,10 @@ package main
 
 import (
 	"bufio"
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -184,9 +183,8 @@ func TestReviewHarnessExampleAgent(t *testing.T) {
 		t.Skip("builds the SDK's example agent")
 	}
 	bin := t.TempDir()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(goTool, "build", "-o", filepath.Join(bin, "example-agent"), "github.com/coder/acp-go-sdk/example/agent").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	if err := testutil.GoBuild("github.com/coder/acp-go-sdk/example/agent", filepath.Join(bin, "example-agent")); err != nil {
+		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin)
 	plugin := t.TempDir()

@@ -3,11 +3,10 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -23,9 +22,8 @@ const harnessWait = 30 * time.Second
 func withFakeACP(t *testing.T, script string) {
 	t.Helper()
 	dir := t.TempDir()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if out, err := exec.Command(goTool, "build", "-o", filepath.Join(dir, "fake-acp"), fakeACPDir).CombinedOutput(); err != nil {
-		t.Fatalf("building the fake agent: %v\n%s", err, out)
+	if err := testutil.GoBuild(fakeACPDir, filepath.Join(dir, "fake-acp")); err != nil {
+		t.Fatal(err)
 	}
 	t.Setenv("PATH", dir)
 	abs, _ := filepath.Abs(filepath.Join(fakeACPDir, "scripts", script))

@@ -1,0 +1,43 @@
+// Package testutil holds what the tests of several packages need alike:
+// building a Go program to run as a real process, and a buffer a process's
+// output goroutine and a test may share.
+package testutil
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+)
+
+// GoBuild builds the Go package pkg (an import path or a folder) into the
+// file out, with the toolchain that runs the tests.
+func GoBuild(pkg, out string) error {
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if b, err := exec.Command(goTool, "build", "-o", out, pkg).CombinedOutput(); err != nil {
+		return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
+	}
+	return nil
+}
+
+// SyncBuffer is a bytes.Buffer safe for concurrent writes and reads: the
+// stderr of a process, written by os/exec's copying goroutine while the
+// test reads it.
+type SyncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SyncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *SyncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
