@@ -132,7 +132,7 @@ func (p *Plugin) Update(ctx context.Context, m *manifest.Manifest) error {
 		return fmt.Errorf("the update is plugin %s, not %s", m.ID, p.ID())
 	}
 	return p.change(ctx, "updated to "+m.Version, func() error {
-		p.granted = Intersect(p.granted, m.Permissions)
+		p.granted = p.granted.Intersect(m.Permissions)
 		p.m = m
 		return nil
 	})
@@ -157,29 +157,6 @@ func (p *Plugin) change(ctx context.Context, reason string, apply func() error) 
 		p.startLocked(StateStarting)
 	}
 	return nil
-}
-
-// Intersect keeps the grants of had that want still asks for: what an
-// update keeps of what the user granted.
-func Intersect(had, want manifest.Permissions) manifest.Permissions {
-	keep := func(a, b []string) []string {
-		var out []string
-		for _, x := range a {
-			for _, y := range b {
-				if x == y {
-					out = append(out, x)
-					break
-				}
-			}
-		}
-		return out
-	}
-	return manifest.Permissions{
-		Secrets:  keep(had.Secrets, want.Secrets),
-		Network:  keep(had.Network, want.Network),
-		Files:    keep(had.Files, want.Files),
-		Programs: keep(had.Programs, want.Programs),
-	}
 }
 
 // launchSpecLocked snapshots what a new program gets: the manifest and

@@ -61,7 +61,7 @@ func cmdInstall(e env, args []string) error {
 	if old, ok := reg.Get(m.ID); ok {
 		// An update: what the user took back stays taken back, and it stays
 		// switched as it was.
-		entry.Granted = host.Intersect(old.Granted, m.Permissions)
+		entry.Granted = old.Granted.Intersect(m.Permissions)
 		entry.Disabled = old.Disabled
 	}
 	reg.Put(entry)

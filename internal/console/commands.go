@@ -151,9 +151,9 @@ func (c *Console) change(ctx context.Context, cmd *command) error {
 	case "disable":
 		p.Disable(ctx)
 	case "grant":
-		err = p.SetGranted(ctx, grant(p.Granted(), cmd.Permissions, p.Manifest().Permissions))
+		err = p.SetGranted(ctx, p.Granted().Union(cmd.Permissions.Intersect(p.Manifest().Permissions))) // only what it asks
 	case "revoke":
-		err = p.SetGranted(ctx, revoke(p.Granted(), cmd.Permissions))
+		err = p.SetGranted(ctx, p.Granted().Without(cmd.Permissions))
 	case "update":
 		err = c.update(ctx, cmd.Dir)
 	}
