@@ -2,7 +2,6 @@ package host
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 )
 
@@ -54,5 +53,3 @@ func plural(n int, unit string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, unit)
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

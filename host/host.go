@@ -36,9 +36,6 @@ func New(opts Options) *Host {
 	return &Host{opts: opts.withDefaults(), plugins: map[string]*Plugin{}}
 }
 
-// Options is the host's configuration, defaults applied.
-func (h *Host) Options() Options { return h.opts }
-
 // Config is what the user chose for a plugin.
 type Config struct {
 	// Granted is what the user granted; nil grants all the manifest asks.

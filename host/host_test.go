@@ -340,3 +340,17 @@ func TestALogWithABadLevelIsKept(t *testing.T) {
 	mustResult(t, call(t, p, "test/notify-log", nil))
 	journalHas(t, p, "log.info", "a message at a made-up level")
 }
+
+func TestAFactStartsThePluginsThatListenAndDeliversIt(t *testing.T) {
+	h, p := startHost(t, "ok", Options{})
+	h.Fact("unrelated", nil)
+	if st := p.Status(); st.State != StateIdle {
+		t.Fatalf("a fact it does not listen to started it: %+v", st)
+	}
+	h.Fact("ticket.column", map[string]string{"ticket": "T-2"})
+	var got []string
+	json.Unmarshal(mustResult(t, call(t, p, "test/received", nil)), &got)
+	if len(got) < 2 || got[1] != `event/ticket.column {"ticket":"T-2"}` {
+		t.Errorf("received %q", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 )
@@ -84,7 +85,7 @@ func (r *request) result(ctx context.Context) []Outcome {
 // label names r in journal lines.
 func (r *request) label() string {
 	if r.kind == kindBatch {
-		return "batch of " + itoa(len(r.batch))
+		return "batch of " + strconv.Itoa(len(r.batch))
 	}
 	return r.method
 }
