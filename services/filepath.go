@@ -1,6 +1,7 @@
 package services
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -11,13 +12,26 @@ import (
 // CodeForbidden.
 const forbiddenFile = "The plugin may not read this file."
 
+// Bounds of an asked-for path. Longer ones are refused before the system
+// sees them: its own limits differ (255 bytes a name on Linux, 255 UTF-16
+// units on macOS and Windows, 260 a path on Windows without long paths),
+// and where it reports them as a missing file, "missing" would be a lie.
+const (
+	maxNameBytes = 255
+	maxPathBytes = 4096
+)
+
 // checkPath applies the refusals of PROTOCOL §5.4 that the path alone
 // decides. It returns the reason of the refusal, or "" for a path that
-// names a file inside the folder, on every system.
+// names a file inside the folder, on every system. One trailing "/" is
+// allowed (it names a folder, which the read then refuses as not a
+// regular file), and so is a lone "." segment, the folder itself.
 func checkPath(path string) string {
 	switch {
 	case path == "":
 		return "an empty path"
+	case len(path) > maxPathBytes:
+		return fmt.Sprintf("a path too long (over %d bytes)", maxPathBytes)
 	case strings.ContainsRune(path, 0):
 		return "a NUL in the path"
 	case strings.IndexFunc(path, unicode.IsControl) >= 0:
@@ -33,12 +47,20 @@ func checkPath(path string) string {
 	case strings.ContainsRune(path, ':'):
 		return "a colon in the path (a drive or stream form)"
 	}
-	for segment := range strings.SplitSeq(path, "/") {
+	for segment := range strings.SplitSeq(trimFolderSlash(path), "/") {
+		if segment == "." {
+			continue
+		}
 		if why := checkSegment(segment); why != "" {
 			return why
 		}
 	}
 	return ""
+}
+
+// trimFolderSlash drops the one "/" that may end a path naming a folder.
+func trimFolderSlash(path string) string {
+	return strings.TrimSuffix(path, "/")
 }
 
 // checkSegment judges one name of a path, either asked for or read from a
@@ -47,6 +69,8 @@ func checkSegment(name string) string {
 	switch {
 	case name == "":
 		return "an empty segment (// or a trailing /)"
+	case len(name) > maxNameBytes:
+		return fmt.Sprintf("a name too long (over %d bytes)", maxNameBytes)
 	case name == "..":
 		return `a ".." segment`
 	case strings.HasPrefix(name, "."):

@@ -83,13 +83,20 @@ func (r fileReader) walk() (string, fs.FileInfo, *Error) {
 			return "", nil, refusal
 		}
 	}
-	if len(w.resolved) == 0 {
-		return "", nil, r.forbidden("a link whose target is the folder itself")
-	}
 	resolved := strings.Join(w.resolved, "/")
+	if len(w.resolved) == 0 {
+		if w.hops > 0 {
+			return "", nil, r.forbidden("a link whose target is the folder itself")
+		}
+		resolved = "." // the path names the folder: refused below as not a regular file
+	}
 	info, err := r.root.Lstat(resolved)
 	if err != nil {
 		return "", nil, r.openFailed(err)
+	}
+	if strings.HasSuffix(r.path, "/") && !info.IsDir() {
+		// "notes.md/" names a folder there is not, as the system says.
+		return "", nil, r.openFailed(syscall.ENOTDIR)
 	}
 	return resolved, info, nil
 }
@@ -199,6 +206,10 @@ func (r fileReader) readText(f io.Reader) (string, *Error) {
 
 // openFailed classifies an error of the file system on the way.
 func (r fileReader) openFailed(err error) *Error {
+	if nameTooLong(err) {
+		// Checked first: some systems also call such a path missing.
+		return r.failed("The path is too long.", "a path too long for the system")
+	}
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return refuse(CodeMissing, "No such file.", "%q: no such file", r.path)
 	}

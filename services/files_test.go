@@ -113,9 +113,8 @@ func TestReadPluginFileRefusesPaths(t *testing.T) {
 		{"data/../notes.md", `a ".." segment`},
 		{"data/..", `a ".." segment`},
 		{"data//words.txt", "an empty segment (// or a trailing /)"},
-		{"data/", "an empty segment (// or a trailing /)"},
-		{".", "a hidden name (starting with .)"},
-		{"./notes.md", "a hidden name (starting with .)"},
+		{"data//", "an empty segment (// or a trailing /)"},
+		{"./.env", "a hidden name (starting with .)"},
 		{".env", "a hidden name (starting with .)"},
 		{".git/config", "a hidden name (starting with .)"},
 		{"data/.secret", "a hidden name (starting with .)"},
@@ -185,6 +184,7 @@ func FuzzFilePath(f *testing.F) {
 		"data/words.txt", ".env", "../outside/secret.txt", "escouade-plugin.json", "ESCOUADE-PLUGIN.JSON.",
 		"link-outside", "link-hidden", "link-gitdir/config", "link-chain-hidden", "data/link-escape", "link-self/.env",
 		"link-up-in", "C:x", `\\s\x`, "nul.txt", "a//b", "data/./words.txt", "link-loop-a", "fifo",
+		"./notes.md", "./", "data/", "notes.md/", "./.env",
 	} {
 		f.Add(seed)
 	}
@@ -202,6 +202,9 @@ func FuzzFilePath(f *testing.F) {
 			t.Fatalf("accepted %q is not local", path)
 		}
 		for segment := range strings.SplitSeq(path, "/") {
+			if segment == "." {
+				continue // the folder itself
+			}
 			if strings.HasPrefix(segment, ".") || strings.EqualFold(strings.TrimRight(segment, ". "), "escouade-plugin.json") {
 				t.Fatalf("accepted %q names a hidden file or the manifest", path)
 			}

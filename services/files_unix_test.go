@@ -3,8 +3,10 @@
 package services
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 )
@@ -119,4 +121,26 @@ func TestReadPluginFileUnreadable(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFileCases(t, dir, []fileCase{{path: "locked.txt", wantCode: CodeFailed}})
+}
+
+// TestReadPluginFileLinkTooLong follows a link whose target names a name
+// the system refuses as too long: a failure on the way, never "missing".
+func TestReadPluginFileLinkTooLong(t *testing.T) {
+	dir := pluginFolder(t)
+	if err := os.Symlink(strings.Repeat("b", 300), filepath.Join(dir, "link-long")); err != nil {
+		t.Fatal(err)
+	}
+	checkFileCases(t, dir, []fileCase{
+		{path: "link-long", wantCode: CodeForbidden},
+	})
+}
+
+// TestOpenFailedTooLong classifies the system's "too long" before its
+// "missing": a path it cannot look up is not known to be missing.
+func TestOpenFailedTooLong(t *testing.T) {
+	r := fileReader{path: "x"}
+	got := r.openFailed(&fs.PathError{Op: "openat", Path: "x", Err: syscall.ENAMETOOLONG})
+	if got.Code != CodeFailed || got.Reason != `"x": a path too long for the system` {
+		t.Errorf("openFailed(ENAMETOOLONG) = %d %q, want -32004", got.Code, got.Reason)
+	}
 }
