@@ -11,17 +11,11 @@ import (
 )
 
 // halt shuts the running program down (shutdown call first, within ctx and
-// its delay, then stopped with its group) and leaves the plugin in state s.
+// its delay, then stopped with all it started) and leaves the plugin in
+// state s: the way every user change, a restart and Close stop a program.
 func (p *Plugin) halt(ctx context.Context, s State, reason string) {
 	p.mu.Lock()
-	inst := p.inst
-	if inst != nil && !inst.dying() {
-		inst.stopping = true // a program already dying is a crash: its entry is kept
-	}
-	if p.state != StateDisabled || s == StateDisabled {
-		p.setState(s, reason)
-	}
-	p.failQueueLocked(defaultOutcome(Stopped, reason))
+	inst := p.askStopLocked(s, reason)
 	p.mu.Unlock()
 	if inst == nil {
 		return
@@ -35,14 +29,13 @@ func (p *Plugin) halt(ctx context.Context, s State, reason string) {
 func (i *instance) shutdown(ctx context.Context) {
 	<-i.launched
 	i.p.mu.Lock()
-	greeted := i.initialized
+	greeted := i.greeted
 	i.p.mu.Unlock()
 	if greeted {
 		i.askShutdown(ctx)
 	}
 	if i.prog != nil {
-		i.prog.Stop(context.Background(), i.p.h.opts.StopGrace)
-		i.prog.KillGroup()
+		_ = i.prog.Stop(context.Background())
 	}
 }
 
@@ -157,16 +150,6 @@ func (p *Plugin) change(ctx context.Context, reason string, apply func() error) 
 		p.startLocked(StateStarting)
 	}
 	return nil
-}
-
-// launchSpecLocked snapshots what a new program gets: the manifest and
-// environment of now.
-func (p *Plugin) launchSpecLocked() LaunchSpec {
-	return LaunchSpec{
-		Manifest: p.m,
-		Env:      p.h.pluginEnv(p.m.ID),
-		Stderr:   func(line string) { p.journal.Write(journal.TagStderr, line) },
-	}
 }
 
 // pluginEnv is the app's environment plus the four ESCOUADE_ variables.

@@ -12,11 +12,13 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
@@ -24,7 +26,8 @@ import (
 
 // Host holds every plugin of the app.
 type Host struct {
-	opts Options
+	opts    Options
+	process transport.Transport // the default transport of run.command
 
 	mu      sync.Mutex
 	plugins map[string]*Plugin
@@ -33,7 +36,8 @@ type Host struct {
 
 // New makes a host; nothing runs until a plugin is activated.
 func New(opts Options) *Host {
-	return &Host{opts: opts.withDefaults(), plugins: map[string]*Plugin{}}
+	opts = opts.withDefaults()
+	return &Host{opts: opts, process: newProcessTransport(opts), plugins: map[string]*Plugin{}}
 }
 
 // Config is what the user chose for a plugin.
@@ -124,13 +128,11 @@ func (h *Host) Close(ctx context.Context) error {
 		wg.Go(func() { p.halt(ctx, StateStopped, "the host closed") })
 	}
 	wg.Wait()
-	var first error
+	errs := []error{h.closeTransports(ctx)}
 	for _, p := range plugins {
-		if err := p.journal.Close(); err != nil && first == nil {
-			first = err
-		}
+		errs = append(errs, p.journal.Close())
 	}
-	return first
+	return errors.Join(errs...)
 }
 
 // delay is how long the host waits for a plugin's answer to method.

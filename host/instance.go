@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -20,76 +22,121 @@ import (
 type instance struct {
 	p        *Plugin
 	manifest *manifest.Manifest // the manifest it was started with
-	prog     Program
+	prog     transport.Program
 	conn     *jsonrpc.Conn
-	done     chan struct{}
+	svc      *serviceSet
+	// ctx is the instance's life: cancelled when it has ended, it cancels
+	// its launch, its host calls and its services.
+	ctx    context.Context
+	cancel context.CancelFunc
+	done   chan struct{}
 	// launched is closed once prog and conn are set, or launching failed.
 	launched chan struct{}
-	// initialized is set (under p.mu) once initialize was answered well:
-	// before it, nothing else may be sent, shutdown included.
-	initialized bool
-
-	// stopping is set (under p.mu) when the host asked it to end, so its
-	// exit is not a crash and calls under way end as "stopped".
-	stopping bool
+	// phase is where it stands, and greeted whether it answered
+	// initialize well (only then may shutdown be sent); guarded by p.mu,
+	// changed by decide.
+	phase   phase
+	greeted bool
+	// decisions counts the permissions/… calls pending on it: a module's
+	// turn is shorter while it holds one.
+	decisions atomic.Int32
 }
+
+// holdsDecision reports whether a decision an agent waits for is pending
+// on the instance.
+func (i *instance) holdsDecision() bool { return i.decisions.Load() > 0 }
 
 // startLocked launches a new instance. Called with p.mu held.
 func (p *Plugin) startLocked(s State) {
-	inst := &instance{p: p, manifest: p.m, done: make(chan struct{}), launched: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	inst := &instance{p: p, manifest: p.m, ctx: ctx, cancel: cancel, done: make(chan struct{}), launched: make(chan struct{})}
 	p.inst = inst
 	p.setState(s, "")
-	go inst.run(p.launchSpecLocked())
+	go inst.run(p.launchSpecLocked(inst))
 }
 
-func (i *instance) run(spec LaunchSpec) {
+func (i *instance) run(spec transport.LaunchSpec) {
 	defer close(i.done)
+	defer i.cancel()
 	p := i.p
-	prog, err := p.h.opts.Launch(context.Background(), spec)
-	if err != nil {
-		close(i.launched)
-		p.giveUp(i, "could not start: "+err.Error())
+	if !i.launch(spec) {
 		return
 	}
-	handle := p.handler(spec)
-	p.mu.Lock()
-	i.prog = prog
-	i.conn = jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
-		Handle:       handle,
-		OnEvent:      p.onWireEvent,
-		WriteTimeout: p.h.opts.WriteTimeout,
-	})
-	p.mu.Unlock()
-	close(i.launched)
-	p.journal.Write(journal.TagStart, "started, "+prog.Describe())
+	p.journal.Write(journal.TagStart, "started, "+i.prog.ID())
 	go i.watchMemory()
 	i.handshake()
 	i.waitEnd()
 	i.conn.Close()
-	prog.KillGroup()
-	p.ended(i)
+	i.svc.close()
+	_ = i.prog.Stop(stoppedNow())
+	p.mu.Lock()
+	p.decide(i, event{kind: evExited})
+	p.mu.Unlock()
 }
 
-// waitEnd returns once the program has ended. A program whose stdout ends
-// is ending (or can no longer be spoken to): from then on what the app sends
-// waits for the next program instead of going to a dead pipe, and a program
-// that lingers without stdout is stopped after a grace.
+// launch starts the program and opens its wire, or ends the instance with
+// the reason it could not start.
+func (i *instance) launch(spec transport.LaunchSpec) bool {
+	p := i.p
+	prog, err := p.h.transportFor(spec.Manifest.Run.Kind()).Launch(i.ctx, spec)
+	if err != nil {
+		close(i.launched)
+		p.mu.Lock()
+		p.decide(i, event{kind: evLaunchFailed, reason: "could not start: " + err.Error()})
+		p.mu.Unlock()
+		return false
+	}
+	i.svc = p.servicesFor(i, spec)
+	p.mu.Lock()
+	i.prog = prog
+	i.conn = jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
+		Handle:       i.svc.handle,
+		OnEvent:      p.onWireEvent,
+		WriteTimeout: p.h.opts.WriteTimeout,
+		Context:      i.ctx,
+	})
+	i.svc.bind(i.conn)
+	p.decide(i, event{kind: evLaunched})
+	p.mu.Unlock()
+	close(i.launched)
+	return true
+}
+
+// stoppedNow is a context already done: a Stop with no graces left.
+func stoppedNow() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}
+
+// waitEnd returns once the program has ended and its stdout has been read
+// to its end, so an answer written just before the exit is kept. A program
+// whose stdout ends is ending (or can no longer be spoken to): from then on
+// what the app sends waits for the next program instead of going to a dead
+// pipe, and a program that lingers without stdout is stopped after a grace.
+// A stdout still held open by something the program left behind is given
+// up after the same grace.
 func (i *instance) waitEnd() {
 	p := i.p
+	grace := p.h.opts.StopGrace
 	select {
 	case <-i.prog.Done():
+		select {
+		case <-i.conn.Done():
+		case <-time.After(grace):
+		}
 		return
 	case <-i.conn.Done():
 	}
 	p.mu.Lock()
-	if p.inst == i && !i.stopping && p.state == StateReady {
-		p.setState(StateRestarting, "")
-	}
+	p.decide(i, event{kind: evOutputEnded})
 	p.mu.Unlock()
 	select {
 	case <-i.prog.Done():
-	case <-time.After(p.h.opts.StopGrace):
-		i.prog.Stop(context.Background(), p.h.opts.StopGrace)
+	case <-time.After(grace):
+		ctx, cancel := context.WithTimeout(context.Background(), 2*grace)
+		_ = i.prog.Stop(ctx)
+		cancel()
 		<-i.prog.Done()
 	}
 }
@@ -100,26 +147,29 @@ func (i *instance) handshake() {
 	p := i.p
 	method := "initialize"
 	d := p.h.delay(method)
-	ctx, cancel := context.WithTimeout(context.Background(), d)
+	ctx, cancel := context.WithTimeout(i.ctx, d)
 	defer cancel()
 	res, err := i.conn.Call(ctx, method, p.h.initializeParams(i.manifest))
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
-		i.stopFor(journal.TagStop, fmt.Sprintf("no answer to initialize within %s", protocol.FormatDuration(d)))
+		i.stopForGood(journal.TagStop, fmt.Sprintf("no answer to initialize within %s", protocol.FormatDuration(d)))
 		return
-	case errors.Is(err, jsonrpc.ErrClosed):
+	case errors.Is(err, jsonrpc.ErrClosed), errors.Is(err, context.Canceled):
 		return // it ended: run sees it exit
 	case err != nil:
-		i.stopFor(journal.TagStop, "its answer to initialize is an error: "+err.Error())
+		i.stopForGood(journal.TagStop, "its answer to initialize is an error: "+err.Error())
 		return
 	}
 	if reason := checkVersion(res); reason != "" {
-		i.stopFor(journal.TagStop, reason)
+		i.stopForGood(journal.TagStop, reason)
 		return
 	}
 	p.mu.Lock()
-	i.initialized = true
+	greeted := p.decide(i, event{kind: evGreeted})
 	p.mu.Unlock()
+	if !greeted {
+		return
+	}
 	p.journal.Write(journal.TagReady, "initialize answered: "+string(res))
 	i.replayAttaches()
 	i.flush()
@@ -180,13 +230,13 @@ func (i *instance) flush() {
 	p := i.p
 	for {
 		p.mu.Lock()
-		if p.inst != i || i.stopping {
+		if p.inst != i || i.phase != serving {
 			p.mu.Unlock()
 			return
 		}
 		r, ok := p.queue.pop()
 		if !ok {
-			p.setState(StateReady, "")
+			p.decide(i, event{kind: evFlushed})
 			p.mu.Unlock()
 			return
 		}
@@ -253,7 +303,7 @@ func (i *instance) outcome(method string, d time.Duration, res json.RawMessage, 
 		return Outcome{Error: rpcErr}
 	}
 	i.p.mu.Lock()
-	stopping := i.stopping
+	stopping := i.phase == stopping
 	i.p.mu.Unlock()
 	if stopping {
 		return defaultOutcome(Stopped, method+": the plugin was stopped")
@@ -262,8 +312,13 @@ func (i *instance) outcome(method string, d time.Duration, res json.RawMessage, 
 }
 
 // watchMemory reads the program's memory every period and stops it, without
-// restart, past the limit.
+// restart, past the limit. Only programs that can tell their memory are
+// watched: a module's 64 MB is its transport's to enforce.
 func (i *instance) watchMemory() {
+	mem, ok := i.prog.(transport.MemoryReader)
+	if !ok {
+		return
+	}
 	o := i.p.h.opts
 	t := time.NewTicker(o.MemoryPeriod)
 	defer t.Stop()
@@ -273,96 +328,40 @@ func (i *instance) watchMemory() {
 			return
 		case <-t.C:
 		}
-		used, err := i.prog.Memory()
+		used, err := mem.Memory()
 		if err != nil || used <= o.MemoryLimit {
 			continue
 		}
-		i.stopFor(journal.TagMemory, fmt.Sprintf("stopped: %d MB of memory, past the limit of %d MB", used/MB, o.MemoryLimit/MB))
+		i.stopForGood(journal.TagMemory, fmt.Sprintf("stopped: %d MB of memory, past the limit of %d MB", used/MB, o.MemoryLimit/MB))
 		return
 	}
 }
 
-// stopFor stops the instance for good with a reason: no restart.
-func (i *instance) stopFor(tag, reason string) {
+// stopForGood stops the instance with a reason and no restart.
+func (i *instance) stopForGood(tag, reason string) {
 	p := i.p
 	p.mu.Lock()
-	if p.inst != i || i.stopping {
-		p.mu.Unlock()
-		return
-	}
-	i.stopping = true
-	p.setState(StateStopped, reason)
-	p.failQueueLocked(defaultOutcome(Stopped, reason))
+	stop := p.decide(i, event{kind: evStopForGood, tag: tag, reason: reason})
 	p.mu.Unlock()
-	p.journal.Write(tag, reason)
-	i.prog.Stop(context.Background(), p.h.opts.StopGrace)
+	if stop {
+		_ = i.prog.Stop(i.ctx)
+	}
 }
 
-// giveUp ends an instance that could not even launch: not a crash, since
-// nothing ran, and no restart would help.
-func (p *Plugin) giveUp(i *instance, reason string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.inst != i {
-		return
-	}
-	p.inst = nil
-	p.journal.Write(journal.TagStop, reason)
-	p.setState(StateStopped, reason)
-	p.failQueueLocked(defaultOutcome(Stopped, reason))
-}
-
-// ended is called once the program of i has exited: a crash unless the host
-// asked it to stop.
-func (p *Plugin) ended(i *instance) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.inst != i {
-		return
-	}
-	p.inst = nil
-	if i.stopping {
-		return
-	}
-	p.journal.Write(journal.TagCrash, crashText(i.prog))
-	if !p.running() {
-		return // halted meanwhile: the crash is recorded, no restart
-	}
-	o := p.h.opts
-	if n := p.crashes.add(time.Now(), o.RestartWindow); n > o.MaxRestarts {
-		reason := fmt.Sprintf("stopped after %d crashes within %s", n, spell(o.RestartWindow))
-		p.journal.Write(journal.TagStop, reason)
-		p.setState(StateStopped, reason)
-		p.failQueueLocked(defaultOutcome(Stopped, reason))
-		return
-	}
-	p.startLocked(StateRestarting)
-}
-
-// dying reports whether the program's stdout has ended while nobody asked
-// it to stop: it is crashing. Called with p.mu held.
-func (i *instance) dying() bool {
-	return i.conn != nil && i.conn.Ended()
-}
-
-// running reports whether the plugin is meant to be running (not halted by
-// the user or the host). Called with p.mu held.
-func (p *Plugin) running() bool {
-	return p.state == StateStarting || p.state == StateReady || p.state == StateRestarting
-}
-
-func crashText(prog Program) string {
+// crashText is the crash entry: how the program ended and its last lines
+// of stderr.
+func crashText(prog transport.Program) string {
 	var b strings.Builder
-	b.WriteString("crashed: " + prog.ExitText())
-	if lines := prog.LastStderr(); len(lines) == 1 {
+	b.WriteString(prog.Exit().Sentence())
+	lines := prog.LastStderr()
+	switch {
+	case len(lines) == 1:
 		b.WriteString("; last line of stderr:")
-	} else if len(lines) > 1 {
+	case len(lines) > 1:
 		fmt.Fprintf(&b, "; last %d lines of stderr:", len(lines))
 	}
-	if lines := prog.LastStderr(); len(lines) > 0 {
-		for _, l := range lines {
-			b.WriteString("\n| " + l)
-		}
+	for _, l := range lines {
+		b.WriteString("\n| " + l)
 	}
 	return b.String()
 }

@@ -5,9 +5,10 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
-	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // memProgram is a program living in the test's goroutines, over pipes, so
@@ -19,14 +20,14 @@ type memProgram struct {
 	done      chan struct{}
 	quit      chan struct{} // closed when it ends: handlers waiting forever return
 	once      sync.Once
-	exit      string
+	exit      transport.Exit
 	memory    atomic.Uint64
 }
 
 type memHandler func(ctx context.Context, prog *memProgram, m *jsonrpc.Message) (any, error)
 
 func newMemProgram(handle memHandler) *memProgram {
-	p := &memProgram{done: make(chan struct{}), quit: make(chan struct{}), exit: "exit code 0"}
+	p := &memProgram{done: make(chan struct{}), quit: make(chan struct{}), }
 	p.inR, p.inW = io.Pipe()
 	p.outR, p.outW = io.Pipe()
 	p.conn = jsonrpc.NewConn(p.inR, p.outW, jsonrpc.Options{
@@ -34,14 +35,31 @@ func newMemProgram(handle memHandler) *memProgram {
 	})
 	go func() {
 		<-p.conn.Done()
-		p.end("exit code 0")
+		p.end(exited(0))
 	}()
 	return p
 }
 
+// exited is the Exit of a program that exited with code.
+func exited(code int) transport.Exit { return transport.Exit{Kind: transport.Exited, Code: code} }
+
+// launchFunc is a transport made of one function, closed with nothing.
+type launchFunc func(context.Context, transport.LaunchSpec) (transport.Program, error)
+
+func (f launchFunc) Launch(ctx context.Context, spec transport.LaunchSpec) (transport.Program, error) {
+	return f(ctx, spec)
+}
+
+func (launchFunc) Close(context.Context) error { return nil }
+
+// memTransports is Options.Transports running every kind of program on t.
+func memTransports(t transport.Transport) map[manifest.RunKind]transport.Transport {
+	return map[manifest.RunKind]transport.Transport{manifest.RunProcess: t, manifest.RunWASM: t, manifest.RunJS: t}
+}
+
 // memLauncher launches a new memProgram per start and counts them.
-func memLauncher(handle memHandler, started *atomic.Int32, last *atomic.Pointer[memProgram]) Launcher {
-	return func(context.Context, LaunchSpec) (Program, error) {
+func memLauncher(handle memHandler, started *atomic.Int32, last *atomic.Pointer[memProgram]) launchFunc {
+	return func(context.Context, transport.LaunchSpec) (transport.Program, error) {
 		p := newMemProgram(handle)
 		if started != nil {
 			started.Add(1)
@@ -53,8 +71,8 @@ func memLauncher(handle memHandler, started *atomic.Int32, last *atomic.Pointer[
 	}
 }
 
-// end makes the program exit with that text.
-func (p *memProgram) end(exit string) {
+// end makes the program exit that way.
+func (p *memProgram) end(exit transport.Exit) {
 	p.once.Do(func() {
 		p.exit = exit
 		close(p.quit)
@@ -67,13 +85,14 @@ func (p *memProgram) end(exit string) {
 
 func (p *memProgram) Stdin() io.WriteCloser   { return p.inW }
 func (p *memProgram) Stdout() io.ReadCloser   { return p.outR }
-func (p *memProgram) Describe() string        { return "instance" }
-func (p *memProgram) PID() int                { return 0 }
+func (p *memProgram) ID() string              { return "instance" }
 func (p *memProgram) Done() <-chan struct{}   { return p.done }
-func (p *memProgram) ExitText() string        { return p.exit }
+func (p *memProgram) Exit() transport.Exit    { return p.exit }
 func (p *memProgram) LastStderr() []string    { return nil }
-func (p *memProgram) KillGroup()              { p.end("signal killed") }
 func (p *memProgram) Memory() (uint64, error) { return p.memory.Load(), nil }
 
 // Stop ends it as a process that honours a closed stdin would.
-func (p *memProgram) Stop(context.Context, time.Duration) { p.end("exit code 0") }
+func (p *memProgram) Stop(context.Context) error {
+	p.end(exited(0))
+	return nil
+}

@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // AppVersion is the Escouade version this host stands for unless
@@ -49,8 +51,15 @@ type Options struct {
 	// StopGrace is each step of stopping a program (stdin closed, then
 	// SIGTERM, then SIGKILL); default 500 ms.
 	StopGrace time.Duration
-	// Launch starts programs; default the process launcher (and, later, WASM).
-	Launch Launcher
+	// Transports start programs by the kind of their run; a kind missing
+	// gets the process transport for run.command, and a plain refusal for
+	// the others. The host owns them: Close closes them once every program
+	// has stopped.
+	Transports map[manifest.RunKind]transport.Transport
+	// ModuleServices are made for each instance of a module program
+	// (run.wasm, run.js): the module-only services (timer/*, net/*, ws/*,
+	// fs/*, proc/*). A process never gets them: its calls answer -32601.
+	ModuleServices []ServiceMaker
 	// OnState is told every state change, in order, with the plugin's lock
 	// held: it must be quick and must not call the plugin back.
 	OnState func(id string, s Status)
@@ -95,9 +104,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.StopGrace == 0 {
 		o.StopGrace = 500 * time.Millisecond
-	}
-	if o.Launch == nil {
-		o.Launch = LaunchProcess
 	}
 	return o
 }

@@ -63,7 +63,10 @@ func (p *Plugin) Status() Status {
 func (p *Plugin) statusLocked() Status {
 	s := Status{State: p.state, Reason: p.reason, Crashes: p.crashes.count(time.Now(), p.h.opts.RestartWindow)}
 	if p.inst != nil && p.inst.prog != nil {
-		s.PID = p.inst.prog.PID()
+		s.Instance = p.inst.prog.ID()
+		if proc, ok := p.inst.prog.(interface{ PID() int }); ok {
+			s.PID = proc.PID()
+		}
 	}
 	return s
 }
@@ -182,6 +185,18 @@ func (p *Plugin) markDelivered(r *request) {
 			p.attaches[i].delivered = true
 		}
 	}
+}
+
+// attached gives the latest attach params of an agent.
+func (p *Plugin) attached(agent string) (json.RawMessage, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, a := range p.attaches {
+		if a.agent == agent {
+			return a.params, true
+		}
+	}
+	return nil, false
 }
 
 func (p *Plugin) remember(agent string, params json.RawMessage) {

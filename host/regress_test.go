@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -99,11 +100,12 @@ func TestRegressReplayedAttachesGoFirstInOriginalOrder(t *testing.T) {
 			return "ok", nil
 		}
 		var last atomic.Pointer[recordedProgram]
-		opts := Options{Home: t.TempDir(), Launch: func(context.Context, LaunchSpec) (Program, error) {
+		launch := launchFunc(func(context.Context, transport.LaunchSpec) (transport.Program, error) {
 			prog := recordedProgram{newMemProgram(handle), &lineLog{}}
 			last.Store(&prog)
 			return prog, nil
-		}}
+		})
+		opts := Options{Home: t.TempDir(), Transports: map[manifest.RunKind]transport.Transport{manifest.RunWASM: launch}}
 		h := New(opts)
 		m := &manifest.Manifest{ID: "dev.test.mem", Version: "1.0.0", Run: &manifest.Run{WASM: "x"},
 			Activation: []string{"onCall"}, Dir: t.TempDir()}
@@ -115,7 +117,7 @@ func TestRegressReplayedAttachesGoFirstInOriginalOrder(t *testing.T) {
 		p.Attach(ctx, "a1", json.RawMessage(`{"mode":"plan"}`))
 		p.Attach(ctx, "a2", nil)
 		slowInit.Store(true)
-		last.Load().end("exit code 1") // a crash
+		last.Load().end(exited(1)) // a crash
 		synctest.Wait()
 		if st := p.Status(); st.State != StateRestarting {
 			t.Fatalf("status = %+v, want restarting", st)

@@ -22,7 +22,7 @@ func TestReviewRestartForgetsTheCrashesThatStoppedIt(t *testing.T) {
 			if o := p.Call(ctx, "test/x", nil); o.IsDefault() {
 				t.Fatalf("before crash: %+v", o)
 			}
-			last.Load().end("exit code 1")
+			last.Load().end(exited(1))
 			synctest.Wait()
 		}
 		want := Status{State: StateStopped, Reason: "stopped after 4 crashes within 5 minutes", Crashes: 4}

@@ -14,8 +14,11 @@ const (
 
 // Status is a plugin's state as the app and the CLI show it.
 type Status struct {
-	State   State  `json:"state"`
-	Reason  string `json:"reason"` // "" when there is nothing to say
-	PID     int    `json:"pid"`    // 0 when no process runs
-	Crashes int    `json:"crashes"`
+	State  State  `json:"state"`
+	Reason string `json:"reason"` // "" when there is nothing to say
+	PID    int    `json:"pid"`    // 0 when no process runs
+	// Instance names the program now for the journal ("pid 4242",
+	// "instance 3"); "" when none runs.
+	Instance string `json:"instance,omitempty"`
+	Crashes  int    `json:"crashes"`
 }

@@ -32,7 +32,7 @@ func memHost(t *testing.T, handle memHandler, opts Options) (*Host, *Plugin, *at
 	var started atomic.Int32
 	var last atomic.Pointer[memProgram]
 	opts.Home = t.TempDir()
-	opts.Launch = memLauncher(handle, &started, &last)
+	opts.Transports = memTransports(memLauncher(handle, &started, &last))
 	h := New(opts)
 	m := &manifest.Manifest{ID: "dev.test.mem", Version: "1.0.0", Run: &manifest.Run{WASM: "x"},
 		Activation: []string{"onCall"}, Dir: t.TempDir()}
@@ -112,7 +112,7 @@ func TestCrashWindow(t *testing.T) {
 					if o := p.Call(context.Background(), "test/x", nil); o.IsDefault() {
 						t.Fatalf("before crash: %+v", o)
 					}
-					last.Load().end("exit code 1")
+					last.Load().end(exited(1))
 					synctest.Wait()
 				}
 				crash()

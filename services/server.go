@@ -50,31 +50,63 @@ type Server struct {
 
 // Handle serves one plugin→host request, or the log notification (whose
 // result is always nil: the host sends nothing back for a notification).
-// A refusal is an *Error, already journaled with its reason. ctx is not
-// used yet: no service here waits on anything it could cancel.
+// A refusal is an *Error, already journaled with its reason. It is what the
+// host does around Methods, for callers that hold a Server alone.
 func (s *Server) Handle(ctx context.Context, method string, params json.RawMessage) (any, error) {
-	result, refusal := s.dispatch(method, params)
-	if refusal != nil {
-		s.journal(TagRefused, journalMethod(method)+": "+refusal.Reason)
-		return nil, refusal
+	handler, ok := s.Methods()[method]
+	if !ok {
+		handler = NoSuchMethod
+	}
+	result, err := handler(ctx, params)
+	if err != nil {
+		s.journal(TagRefused, RefusalLine(method, err))
+		return nil, err
 	}
 	return result, nil
 }
 
-func (s *Server) dispatch(method string, params json.RawMessage) (any, *Error) {
-	switch method {
-	case MethodSecretsGet:
-		return s.getSecret(params)
-	case MethodSettingsGet:
-		return s.getSettings(params)
-	case MethodLog:
-		return nil, s.writeLog(params)
-	case MethodFilesRead:
-		return s.readFile(params)
+// Methods gives the four methods every plugin may call (§5.1–§5.4).
+func (s *Server) Methods() map[string]Handler {
+	return map[string]Handler{
+		MethodSecretsGet:  s.adapt(s.getSecret),
+		MethodSettingsGet: s.adapt(s.getSettings),
+		MethodLog: s.adapt(func(params []byte) (any, *Error) {
+			return nil, s.writeLog(params)
+		}),
+		MethodFilesRead: s.adapt(s.readFile),
 	}
-	// The WASM-only services (net/*, ws/*, timer/*, fs/*, proc/*) land here
-	// too: a process has its own network, clock and disk.
+}
+
+// Close releases nothing: a Server holds no resource of its own.
+func (s *Server) Close() error { return nil }
+
+// adapt turns one of the Server's methods into a Handler. ctx is not
+// used: no service here waits on anything it could cancel.
+func (s *Server) adapt(serve func(params []byte) (any, *Error)) Handler {
+	return func(_ context.Context, params json.RawMessage) (any, error) {
+		result, refusal := serve(params)
+		if refusal != nil {
+			return nil, refusal
+		}
+		return result, nil
+	}
+}
+
+// NoSuchMethod answers a method nobody serves: -32601. The WASM-only
+// services (net/*, ws/*, timer/*, fs/*, proc/*) land here for a process: it
+// has its own network, clock and disk.
+func NoSuchMethod(context.Context, json.RawMessage) (any, error) {
 	return nil, &Error{Code: CodeMethodNotFound, Message: "No such method.", Reason: "no such method"}
+}
+
+// RefusalLine is the journal line of a refused request: "<method>:
+// <reason>", the method quoted when it holds a control character.
+func RefusalLine(method string, err error) string {
+	reason := err.Error()
+	if e, ok := err.(*Error); ok && e.Reason != "" {
+		reason = e.Reason
+	}
+	return journalMethod(method) + ": " + reason
 }
 
 func (s *Server) journal(tag, text string) {
