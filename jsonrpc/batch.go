@@ -3,14 +3,15 @@ package jsonrpc
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 )
 
 // BatchCall is one member of a batch: a call, or a notification when
 // Notify is set. Timeout, when set, bounds the wait for this call's answer
-// from the moment the batch is written (each member keeps its own delay);
-// ctx bounds them all.
+// from the moment the batch is written (each member keeps its own delay,
+// kept by the connection's one timer); ctx bounds them all.
 type BatchCall struct {
 	Method  string
 	Params  any
@@ -29,7 +30,8 @@ type BatchResult struct {
 // in the same order. The peer may answer with one array in any order or,
 // tolerated, answer by answer; each outcome waits for its own id until ctx
 // ends. A member whose params cannot be encoded is left out of the line and
-// gets that error.
+// gets that error. A line that would pass the line limit is not sent, and
+// every call gets ErrLineTooLong.
 func (c *Conn) Batch(ctx context.Context, calls []BatchCall) []BatchResult {
 	return c.GoBatch(ctx, calls).Wait()
 }
@@ -37,7 +39,7 @@ func (c *Conn) Batch(ctx context.Context, calls []BatchCall) []BatchResult {
 // GoBatch writes the calls as one array line before it returns and leaves
 // the waiting to the returned batch's Wait.
 func (c *Conn) GoBatch(ctx context.Context, calls []BatchCall) *AsyncBatch {
-	b := &AsyncBatch{conn: c, ctx: ctx, calls: calls, results: make([]BatchResult, len(calls))}
+	b := &AsyncBatch{conn: c, ctx: ctx, results: make([]BatchResult, len(calls))}
 	if err := ctx.Err(); err != nil {
 		failCalls(calls, b.results, fmt.Errorf("jsonrpc: batch not sent: %w", err))
 		return b
@@ -51,7 +53,7 @@ func (c *Conn) GoBatch(ctx context.Context, calls []BatchCall) *AsyncBatch {
 	for i, w := range waiting {
 		methods[i] = calls[w.call].Method
 	}
-	pending, err := c.state.start(methods)
+	pending, err := c.startCalls(methods, func(i int) time.Duration { return calls[waiting[i].call].Timeout })
 	if err != nil {
 		failCalls(calls, b.results, err)
 		return b
@@ -59,8 +61,16 @@ func (c *Conn) GoBatch(ctx context.Context, calls []BatchCall) *AsyncBatch {
 	for i, call := range pending {
 		msgs[waiting[i].msg].ID = Int64ID(call.id)
 	}
-	b.sent = time.Now()
-	if err := c.out.writeArray(msgs); err != nil {
+	err = c.out.writeArray(msgs)
+	switch {
+	case errors.Is(err, ErrLineTooLong):
+		for _, call := range pending {
+			c.unregister(call)
+			c.state.releaseCall(call)
+		}
+		failCalls(calls, b.results, fmt.Errorf("%w: a batch of %d, %s at most", err, len(calls), formatSize(c.limits.writeLine)))
+		return b
+	case err != nil:
 		c.sendFailed(err) // the end of the connection fails the calls
 	}
 	b.pending, b.waiting = pending, waiting
@@ -71,8 +81,6 @@ func (c *Conn) GoBatch(ctx context.Context, calls []BatchCall) *AsyncBatch {
 type AsyncBatch struct {
 	conn    *Conn
 	ctx     context.Context
-	calls   []BatchCall
-	sent    time.Time
 	results []BatchResult
 	pending []*pendingCall // the calls still to wait for
 	waiting []awaited      // where each pending call's outcome goes
@@ -82,21 +90,15 @@ type AsyncBatch struct {
 // the first time only; it is not safe for concurrent use.
 func (b *AsyncBatch) Wait() []BatchResult {
 	for i, call := range b.pending {
-		at := b.waiting[i].call
-		ctx, cancel := b.ctx, context.CancelFunc(func() {})
-		if d := b.calls[at].Timeout; d > 0 {
-			ctx, cancel = context.WithDeadline(b.ctx, b.sent.Add(d))
-		}
-		out := &b.results[at]
-		out.Result, out.Err = b.conn.wait(ctx, call)
-		cancel()
+		out := &b.results[b.waiting[i].call]
+		out.Result, out.Err = b.conn.wait(b.ctx, call)
 	}
 	b.pending = nil
 	return b.results
 }
 
 // sendNotifications writes a batch that expects no answer.
-func (c *Conn) sendNotifications(msgs []*Message) {
+func (c *Conn) sendNotifications(msgs []Message) {
 	if len(msgs) == 0 {
 		return
 	}
@@ -114,7 +116,9 @@ type awaited struct {
 // encodeBatch builds the messages of a batch, ids not yet set, and lists
 // the calls that expect an answer. results gets the errors of params that
 // cannot be encoded.
-func encodeBatch(calls []BatchCall, results []BatchResult) (msgs []*Message, waiting []awaited) {
+func encodeBatch(calls []BatchCall, results []BatchResult) (msgs []Message, waiting []awaited) {
+	msgs = make([]Message, 0, len(calls))
+	waiting = make([]awaited, 0, len(calls))
 	for i, call := range calls {
 		raw, err := marshalValue(call.Params)
 		if err != nil {
@@ -124,7 +128,7 @@ func encodeBatch(calls []BatchCall, results []BatchResult) (msgs []*Message, wai
 		if !call.Notify {
 			waiting = append(waiting, awaited{call: i, msg: len(msgs)})
 		}
-		msgs = append(msgs, &Message{Method: call.Method, Params: raw})
+		msgs = append(msgs, Message{Method: call.Method, Params: raw})
 	}
 	return msgs, waiting
 }

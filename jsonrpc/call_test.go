@@ -321,8 +321,8 @@ func TestLateMemoryForgetsOldest(t *testing.T) {
 	p := newPeer(t, Options{LateMemory: 2})
 	var ids []string
 	for range 3 {
-		call, _ := p.conn.state.startOne("m")
-		p.conn.state.abandon(call) // as a call whose ctx ended does
+		call, _ := p.conn.startCall("m", 0)
+		p.conn.abandon(call) // as a call whose ctx ended does
 		ids = append(ids, strconv.FormatInt(call.id, 10))
 	}
 	for _, id := range ids {

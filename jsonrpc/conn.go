@@ -22,23 +22,45 @@ var ErrClosed = errors.New("jsonrpc: connection closed")
 // is answered -32601), reports nothing and uses the default limits.
 type Options struct {
 	// Handle serves an incoming request or notification. A notification's
-	// return is ignored. Requests are served concurrently, one goroutine
-	// each, and never block the reader; notifications are served one at a
-	// time in the order they came, on a goroutine of their own. A batch is
-	// answered by one array line once all its requests are served.
+	// return is ignored. Requests are served concurrently and never block
+	// the reader; notifications are served one at a time in the order they
+	// came, on a goroutine of their own. A batch is answered by one array
+	// line once all its requests are answered.
+	//
 	// Returning an error that is or wraps an *Error sends that error (a
 	// wrapping error's text becomes the message); any other error sends
-	// -32603 with its text. The context ends when the Conn is closed.
-	// Handle must not panic: a panic is a bug and crashes the program.
-	// The reader starts inside NewConn, so a handler that calls the peer
-	// through the Conn must not read a variable NewConn's result is stored
-	// in before that store (hand it over through a channel closed after).
+	// -32603 with its text. Returning ErrAsyncResponse sends nothing: the
+	// answer goes later through Conn.Respond. The context ends when the
+	// Conn is closed. A panic answers -32603 and is reported as
+	// EventHandlerPanic; it never takes the program down.
 	Handle func(ctx context.Context, m *Message) (result any, err error)
+	// Bind, when set, is called by NewConn with the new Conn before its
+	// reader starts, so that what serves the peer holds the Conn before
+	// the first message comes: to notify the peer from a handler or
+	// later, or to Respond to a request answered asynchronously.
+	Bind func(c *Conn)
 	// OnEvent reports what the owner should journal. It is called from the
-	// reader goroutine and must not block long.
+	// connection's goroutines and must not block long.
 	OnEvent func(Event)
 	// MaxLine is the longest line read; 0 means DefaultMaxLine.
 	MaxLine int
+	// MaxWriteLine is the longest line written; 0 means DefaultMaxLine. An
+	// answer that would be longer is replaced by ErrFailed naming the
+	// limit; a request or notification that would be longer is not sent
+	// and its call fails with ErrLineTooLong.
+	MaxWriteLine int
+	// MaxRequests is how many of the peer's requests are served at once,
+	// counting those answered asynchronously until Respond; 0 means
+	// DefaultMaxRequests. Past it the Conn stops reading.
+	MaxRequests int
+	// MaxHeld is how many bytes the Conn holds for the peer: the lines of
+	// the requests it serves, the answers waiting to be written and the
+	// notifications waiting to be served; 0 means DefaultMaxHeld. Past it
+	// the Conn stops reading.
+	MaxHeld int
+	// MaxNotifications is how many notifications wait for their server;
+	// 0 means DefaultMaxNotifications. Past it the Conn stops reading.
+	MaxNotifications int
 	// LateMemory is how many timed-out call ids are remembered to report
 	// late answers; 0 means DefaultLateMemory, a negative value none.
 	LateMemory int
@@ -58,11 +80,13 @@ type Options struct {
 // them and Wait waits for them.
 type Conn struct {
 	opts   Options
+	limits limits
 	lines  *LineReader
 	closer io.Closer // the reader, when closing it stops reading
 	out    lineWriter
-	state  *inflight
-	notes  noteQueue
+	state  connState
+	// noteReady wakes the notification server; one pending is enough.
+	noteReady chan struct{}
 
 	serveCtx    context.Context // the context of handlers, ended by Close
 	stopServing context.CancelFunc
@@ -72,25 +96,30 @@ type Conn struct {
 	closeErr    error          // the error of that close
 }
 
-// NewConn starts a connection reading r and writing w.
+// NewConn starts a connection reading r and writing w. Options.Bind, when
+// set, is called before the reader starts.
 func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	if opts.LateMemory == 0 {
 		opts.LateMemory = DefaultLateMemory
 	}
 	c := &Conn{
-		opts:  opts,
-		lines: NewLineReader(r, opts.MaxLine),
-		out:   lineWriter{w: w, timeout: opts.WriteTimeout},
-		state: newInflight(opts.LateMemory),
-		notes: newNoteQueue(),
-		done:  make(chan struct{}),
+		opts:      opts,
+		limits:    newLimits(opts),
+		lines:     NewLineReader(r, opts.MaxLine),
+		noteReady: make(chan struct{}, 1),
+		done:      make(chan struct{}),
 	}
+	c.out = lineWriter{w: w, timeout: opts.WriteTimeout, max: c.limits.writeLine}
+	c.state.init(opts.LateMemory)
 	c.closer, _ = r.(io.Closer)
 	parent := opts.Context
 	if parent == nil {
 		parent = context.Background()
 	}
 	c.serveCtx, c.stopServing = context.WithCancel(parent)
+	if opts.Bind != nil {
+		opts.Bind(c)
+	}
 	if opts.Handle != nil {
 		c.serving.Go(c.serveNotifications)
 	}
@@ -99,22 +128,13 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 }
 
 // Close stops the connection: calls under way fail with ErrClosed at once,
-// handlers' contexts end, nothing more is written, and the reader is closed
-// when it is an io.Closer, which stops the reading goroutine. Close does
-// not wait; Wait does. It returns the error of closing the reader.
+// handlers' contexts end, nothing more is written, answers still owed are
+// dropped, and the reader is closed when it is an io.Closer, which stops
+// the reading goroutine. Close does not wait; Wait does. It returns the
+// error of closing the reader.
 func (c *Conn) Close() error {
-	c.stop(nil, ErrClosed)
-	return c.closeReader()
-}
-
-// closeReader closes the reader once, if it can be closed, and returns the
-// error of that one close.
-func (c *Conn) closeReader() error {
-	c.closeOnce.Do(func() {
-		if c.closer != nil {
-			c.closeErr = c.closer.Close()
-		}
-	})
+	c.end(ending{calls: ErrClosed, stopped: true})
+	c.closeReader() // waits for a close under way elsewhere
 	return c.closeErr
 }
 
@@ -133,27 +153,51 @@ func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // Ended reports whether the connection has ended, so that nothing sent now
 // could be answered. Calls under way have failed by the time it is true.
-func (c *Conn) Ended() bool { return c.state.hasEnded() }
+func (c *Conn) Ended() (ended bool) {
+	c.state.update(func(s *connState) { ended = s.end.calls != nil })
+	return ended
+}
 
 // Err returns why the connection ended: nil for the end of the peer's
 // stream or for Close, the read or write error otherwise.
-func (c *Conn) Err() error { return c.state.endCause() }
-
-// stop ends the connection in both directions: pending calls fail with
-// callErr, later writes fail, and handlers' contexts end. The end of the
-// peer's stream alone does not stop writing, so that handlers still answer
-// a peer that closed its side after sending its requests.
-func (c *Conn) stop(cause, callErr error) {
-	c.state.end(cause, callErr)
-	c.out.close(callErr)
-	c.stopServing()
+func (c *Conn) Err() (err error) {
+	c.state.update(func(s *connState) { err = s.end.cause })
+	return err
 }
 
-// fail stops the connection after a write error, closing the reader so
-// that the reading goroutine ends too.
+// end is the one way the connection ends, step by step: the end of the
+// peer's stream fails the calls but keeps writing, so that handlers still
+// answer a peer that closed its side after sending its requests; Close and
+// a failed write stop everything. Each effect happens once.
+func (c *Conn) end(e ending) {
+	var stopped bool
+	c.state.update(func(s *connState) { stopped = s.endWith(e) })
+	if !stopped {
+		return
+	}
+	c.out.close(c.endError())
+	c.stopServing()
+	c.closeReader()
+}
+
+// endError is the error calls get once the connection has ended.
+func (c *Conn) endError() (err error) {
+	c.state.update(func(s *connState) { err = s.end.calls })
+	return err
+}
+
+// closeReader closes the reader once, if it can be closed.
+func (c *Conn) closeReader() {
+	c.closeOnce.Do(func() {
+		if c.closer != nil {
+			c.closeErr = c.closer.Close()
+		}
+	})
+}
+
+// fail stops the connection after a write error.
 func (c *Conn) fail(err error) {
-	c.stop(err, fmt.Errorf("%w: %w", ErrClosed, err))
-	c.closeReader() // its error adds nothing to err
+	c.end(ending{calls: fmt.Errorf("%w: %w", ErrClosed, err), cause: err, stopped: true})
 }
 
 // event reports e to the owner.

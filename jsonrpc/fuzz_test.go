@@ -70,7 +70,11 @@ func checkRoundTrip(t *testing.T, m *Message) {
 // checkBatchRoundTrip checks that valid batch members re-encode as a batch.
 func checkBatchRoundTrip(t *testing.T, msgs []*Message) {
 	t.Helper()
-	text, err := appendArray(nil, msgs)
+	values := make([]Message, len(msgs))
+	for i, m := range msgs {
+		values[i] = *m
+	}
+	text, err := appendArray(nil, values)
 	if err != nil {
 		t.Fatalf("appendArray: %v", err)
 	}

@@ -1,58 +1,77 @@
 package jsonrpc
 
-import "sync"
+import "fmt"
 
-// noteQueue hands the peer's notifications from the reader to the one
-// goroutine that serves them, in order, without ever blocking the reader.
-// It is unbounded: a peer that floods notifications faster than they are
-// served costs memory, not lost messages.
-type noteQueue struct {
-	mu     sync.Mutex
-	queued []*Message
-	ready  chan struct{} // a wake-up for the server; one pending is enough
-}
-
-func newNoteQueue() noteQueue {
-	return noteQueue{ready: make(chan struct{}, 1)}
-}
-
-// push queues a notification when there is a handler to serve it.
-func (q *noteQueue) push(m *Message, served bool) {
-	if !served {
+// queueNotification hands a notification from the reader to the one
+// goroutine that serves them, in order, without blocking the reader: the
+// queue is bounded by the reader, which reads nothing more while
+// Options.MaxNotifications are queued or the held bytes are over
+// Options.MaxHeld (bounds.go). Without a handler it is dropped.
+func (c *Conn) queueNotification(m *Message) {
+	if c.opts.Handle == nil {
 		return
 	}
-	q.mu.Lock()
-	q.queued = append(q.queued, m)
-	q.mu.Unlock()
+	size := noteSize(m)
+	c.state.update(func(s *connState) {
+		s.notes = append(s.notes, m)
+		s.held += size
+	})
 	select {
-	case q.ready <- struct{}{}:
+	case c.noteReady <- struct{}{}:
 	default:
 	}
 }
 
-// takeAll empties the queue.
-func (q *noteQueue) takeAll() []*Message {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	queued := q.queued
-	q.queued = nil
-	return queued
+// noteSize is what a queued notification counts for in the held bytes.
+func noteSize(m *Message) int64 {
+	return int64(len(m.Method) + len(m.Params) + noteOverhead)
+}
+
+// takeNotifications empties the queue. The notifications taken stay
+// counted in the held bytes until they are served.
+func (c *Conn) takeNotifications() (notes []*Message) {
+	c.state.update(func(s *connState) {
+		notes = s.notes
+		s.notes = nil
+	})
+	return notes
 }
 
 // serveNotifications serves notifications in order until the reader has
 // stopped and the queue is drained.
 func (c *Conn) serveNotifications() {
 	for {
-		for _, m := range c.notes.takeAll() {
-			c.opts.Handle(c.serveCtx, m)
-		}
+		c.serveNotes(c.takeNotifications())
 		select {
-		case <-c.notes.ready:
+		case <-c.noteReady:
 		case <-c.done:
-			for _, m := range c.notes.takeAll() {
-				c.opts.Handle(c.serveCtx, m)
-			}
+			c.serveNotes(c.takeNotifications())
 			return
 		}
 	}
+}
+
+// serveNotes serves notifications one after the other, then gives their
+// bytes back to the bound.
+func (c *Conn) serveNotes(notes []*Message) {
+	if len(notes) == 0 {
+		return
+	}
+	var size int64
+	for _, m := range notes {
+		c.handleNotification(m)
+		size += noteSize(m)
+	}
+	c.state.update(func(s *connState) { s.held -= size })
+}
+
+// handleNotification runs the handler for one notification; a panic is
+// reported, and the next notification is served as usual.
+func (c *Conn) handleNotification(m *Message) {
+	defer func() {
+		if v := recover(); v != nil {
+			c.event(Event{Kind: EventHandlerPanic, Method: m.Method, Text: fmt.Sprint(v), Stack: stack()})
+		}
+	}()
+	c.opts.Handle(c.serveCtx, m)
 }

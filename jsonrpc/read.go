@@ -14,9 +14,14 @@ import (
 // the answer then goes out without waking another goroutine, which on a
 // blocking stdin (a plugin's) would wait for the scheduler to notice the
 // reader blocked in its next read — tens of microseconds to milliseconds.
-// Lines are still read one after the other, by one reader at a time.
+// Lines are still read one after the other, by one reader at a time, and
+// the reader reads nothing while a bound bites (bounds.go).
 func (c *Conn) readLoop() {
 	for {
+		if !c.waitForRoom() {
+			close(c.done)
+			return
+		}
 		line, tooLong, err := c.lines.Next()
 		if err != nil {
 			c.endReading(err)
@@ -28,11 +33,10 @@ func (c *Conn) readLoop() {
 			c.answerError(ID{}, ErrParse)
 			continue
 		}
-		if req := c.dispatch(line); req != nil {
+		if o, req := c.dispatch(line); req != nil {
 			c.serving.Add(1)
 			go c.readLoop()
-			answer := c.answer(req)
-			c.send(&answer)
+			c.serveRequest(o, req)
 			c.serving.Done()
 			return
 		}
@@ -44,29 +48,44 @@ func (c *Conn) readLoop() {
 // connection was already stopped (Close makes the read fail).
 func (c *Conn) endReading(err error) {
 	if errors.Is(err, io.EOF) {
-		c.state.end(nil, ErrClosed)
+		c.end(ending{calls: ErrClosed})
 		return
 	}
-	c.state.end(err, fmt.Errorf("%w: %w", ErrClosed, err))
+	c.end(ending{calls: fmt.Errorf("%w: %w", ErrClosed, err), cause: err})
 }
 
 // dispatch decodes one line and routes what it holds. A request alone on
-// its line is returned for the reader to serve itself.
-func (c *Conn) dispatch(line []byte) (request *Message) {
+// its line is returned for the reader to serve itself, its slot taken.
+func (c *Conn) dispatch(line []byte) (o *owed, request *Message) {
 	decoded := DecodeLine(line)
 	if hasInvalid(decoded.Items) {
 		c.event(Event{Kind: EventBadLine, Text: excerpt(line)})
 	}
 	if decoded.Batch {
-		c.serveBatch(decoded.Items)
-		return nil
+		c.serveBatch(decoded.Items, len(line))
+		return nil, nil
 	}
 	for _, item := range decoded.Items {
 		if m := c.route(item); m != nil {
 			request = m
 		}
 	}
-	return request
+	if request == nil {
+		return nil, nil
+	}
+	return c.takeSlot(request, len(line)), request
+}
+
+// takeSlot counts one more request served and its line held, and records
+// it as owed an answer; the reader made room for it before reading.
+func (c *Conn) takeSlot(m *Message, lineBytes int) *owed {
+	o := &owed{id: m.ID, method: m.Method, lineBytes: lineBytes}
+	c.state.update(func(s *connState) {
+		s.serving++
+		s.held += int64(lineBytes)
+		s.owe(o)
+	})
+	return o
 }
 
 // hasInvalid reports whether any item is an error to answer.
@@ -88,7 +107,7 @@ func (c *Conn) route(item Item) (request *Message) {
 	case m.IsResponse():
 		c.deliver(m)
 	case m.IsNotification():
-		c.notes.push(m, c.opts.Handle != nil)
+		c.queueNotification(m)
 	default:
 		return m
 	}
@@ -102,7 +121,7 @@ func (c *Conn) deliver(m *Message) {
 		c.event(Event{Kind: EventPeerError, Text: m.Error.Message, Err: m.Error})
 		return
 	}
-	call, lateMethod, late := c.state.settle(m.ID)
+	call, lateMethod, late := c.settle(m.ID)
 	switch {
 	case call != nil:
 		call.answer <- answerOutcome(m)
@@ -138,7 +157,7 @@ func (c *Conn) send(m *Message) {
 // sendFailed stops the connection after a failed write, unless the write
 // failed because the connection had already stopped.
 func (c *Conn) sendFailed(err error) {
-	if !errors.Is(err, ErrClosed) {
+	if !errors.Is(err, ErrClosed) && !errors.Is(err, ErrLineTooLong) {
 		c.fail(err)
 	}
 }

@@ -1,83 +1,210 @@
 package jsonrpc
 
 import (
-	"sync"
+	"errors"
+	"fmt"
+	"runtime/debug"
 )
 
-// answer runs the handler for a request and builds its response.
-func (c *Conn) answer(m *Message) Message {
-	if c.opts.Handle == nil {
-		return Message{ID: m.ID, Error: ErrMethodNotFound}
+// stack is the stack of the goroutine recovering from a panic, for the
+// event that reports it.
+func stack() string { return string(debug.Stack()) }
+
+// ErrAsyncResponse, returned by a handler, means the handler answers
+// later through Conn.Respond: nothing is sent now, and the request keeps
+// its place among those served at once (Options.MaxRequests) until then.
+// In a batch, the batch's answer waits for it.
+var ErrAsyncResponse = errors.New("jsonrpc: the answer will be sent by Respond")
+
+// ErrNotOwed is returned by Respond for an id that no request waiting for
+// an answer has: never received, already answered, or dropped by Close.
+var ErrNotOwed = errors.New("jsonrpc: no request under that id waits for an answer")
+
+// owed is one of the peer's requests from the moment it is read until it
+// is answered: by its handler's return, or later by Respond.
+type owed struct {
+	id     ID
+	method string
+	// reply is the batch the request came in, nil for a request alone on
+	// its line; index is its answer's place in the batch's answer.
+	reply *batchReply
+	index int
+	// lineBytes is what its line is counted for in the held bytes, for a
+	// request alone on its line.
+	lineBytes int
+	answered  bool
+	next      *owed // the next request in service under the same id
+}
+
+// owe records a request being served, its slot already counted; s.mu is
+// held. Requests under the same id are kept in the order they came.
+func (s *connState) owe(o *owed) {
+	first := s.owed[o.id.raw]
+	if first == nil {
+		s.owed[o.id.raw] = o
+		return
 	}
-	result, err := c.opts.Handle(c.serveCtx, m)
+	last := first
+	for last.next != nil {
+		last = last.next
+	}
+	last.next = o
+}
+
+// settleOwed takes o out of the requests in service; it reports false
+// when o was already answered; s.mu is held.
+func (s *connState) settleOwed(o *owed) bool {
+	if o.answered {
+		return false
+	}
+	o.answered = true
+	first := s.owed[o.id.raw]
+	switch {
+	case first == o && o.next == nil:
+		delete(s.owed, o.id.raw)
+	case first == o:
+		s.owed[o.id.raw] = o.next
+	default:
+		for prev := first; prev != nil; prev = prev.next {
+			if prev.next == o {
+				prev.next = o.next
+				break
+			}
+		}
+	}
+	o.next = nil
+	return true
+}
+
+// dropOwed forgets every request waiting for an answer: the connection
+// stopped and none can be written any more; s.mu is held.
+func (s *connState) dropOwed() {
+	for _, o := range s.owed {
+		for ; o != nil; o = o.next {
+			o.answered = true
+		}
+	}
+	clear(s.owed)
+}
+
+// serveRequest serves a request that came alone on its line and writes
+// its answer, unless the handler answers later.
+func (c *Conn) serveRequest(o *owed, m *Message) {
+	answer, async := c.answer(m)
+	if !async {
+		c.finish(o, answer)
+	}
+}
+
+// answer runs the handler for a request and builds its response; async
+// reports that the handler answers later through Respond.
+func (c *Conn) answer(m *Message) (answer Message, async bool) {
+	result, err := c.handle(m)
+	if errors.Is(err, ErrAsyncResponse) {
+		return Message{}, true
+	}
+	return response(m.ID, result, err), false
+}
+
+// response builds the answer under id to a handler's result or error.
+func response(id ID, result any, err error) Message {
 	if err != nil {
-		return Message{ID: m.ID, Error: wireError(err)}
+		return Message{ID: id, Error: wireError(err)}
 	}
 	raw, err := marshalValue(result)
 	if err != nil {
-		return Message{ID: m.ID, Error: wireError(err)}
+		return Message{ID: id, Error: wireError(err)}
 	}
-	return Message{ID: m.ID, Result: raw}
+	return Message{ID: id, Result: raw}
 }
 
-// serveBatch routes the members of a batch from the peer and answers its
-// requests and invalid members with one array once all are served.
-// Responses in it (the peer answering our batch) go to their calls.
-func (c *Conn) serveBatch(items []Item) {
-	reply := &batchReply{conn: c}
-	var requests []*Message
-	for _, item := range items {
-		switch m := item.Msg; {
-		case m == nil:
-			reply.answers = append(reply.answers, &Message{ID: item.ErrID, Error: item.Err})
-		case m.IsResponse():
-			c.deliver(m)
-		case m.IsNotification():
-			c.notes.push(m, c.opts.Handle != nil)
-		default:
-			requests = append(requests, m)
+// handle runs the handler, turning a panic into -32603 and an event: one
+// bad handler must not take the program and every call under way down.
+func (c *Conn) handle(m *Message) (result any, err error) {
+	if c.opts.Handle == nil {
+		return nil, ErrMethodNotFound
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			c.event(Event{Kind: EventHandlerPanic, Method: m.Method, ID: m.ID, Text: fmt.Sprint(v), Stack: stack()})
+			result, err = nil, &Error{Code: ErrInternal.Code, Message: ErrInternal.Message + ": " + m.Method + " panicked"}
 		}
-	}
-	reply.waiting = len(requests)
-	if reply.waiting == 0 {
-		reply.send()
+	}()
+	return c.opts.Handle(c.serveCtx, m)
+}
+
+// finish sends the answer to a request still owed: on its own line, or
+// into its batch's answer. An answer to a request already answered, or
+// dropped by Close, is dropped too.
+func (c *Conn) finish(o *owed, answer Message) {
+	var fresh bool
+	c.state.update(func(s *connState) { fresh = s.settleOwed(o) })
+	if !fresh {
 		return
 	}
-	for _, m := range requests {
-		c.serving.Go(func() {
-			answer := c.answer(m)
-			reply.add(&answer)
-		})
-	}
-}
-
-// batchReply gathers the answers to one batch from the peer.
-type batchReply struct {
-	conn    *Conn
-	mu      sync.Mutex
-	answers []*Message
-	waiting int // requests not yet answered
-}
-
-// add records one answer and sends the array after the last one.
-func (b *batchReply) add(m *Message) {
-	b.mu.Lock()
-	b.answers = append(b.answers, m)
-	b.waiting--
-	last := b.waiting == 0
-	b.mu.Unlock()
-	if last {
-		b.send()
-	}
-}
-
-// send writes the answers as one array; a batch of notifications only
-// gets nothing.
-func (b *batchReply) send() {
-	if len(b.answers) == 0 {
+	if o.reply != nil {
+		o.reply.record(o, answer)
 		return
 	}
-	if err := b.conn.out.writeArray(b.answers); err != nil {
-		b.conn.sendFailed(err)
+	size := int64(answerSize(&answer))
+	c.state.update(func(s *connState) { s.held += size })
+	c.writeAnswer(&answer, o.method)
+	c.state.update(func(s *connState) {
+		s.serving--
+		s.held -= size + int64(o.lineBytes)
+	})
+}
+
+// writeAnswer writes one answer on its own line; one that would pass the
+// line limit is replaced by the error naming it.
+func (c *Conn) writeAnswer(answer *Message, method string) {
+	err := c.out.writeMessage(answer)
+	if errors.Is(err, ErrLineTooLong) {
+		c.answerTooLong(method, answer.ID)
+		tooLong := Message{ID: answer.ID, Error: c.tooLongError()}
+		err = c.out.writeMessage(&tooLong)
 	}
+	if err != nil {
+		c.sendFailed(err)
+	}
+}
+
+// tooLongError is the answer to a request whose answer would not fit in
+// one line: -32004 naming the limit.
+func (c *Conn) tooLongError() *Error { return c.limits.tooLong }
+
+// tooLongError is the -32004 error of an answer that would pass a line
+// limit of max bytes.
+func tooLongError(max int) *Error {
+	return &Error{Code: ErrFailed.Code, Message: fmt.Sprintf("the answer would exceed the %s line limit", formatSize(max))}
+}
+
+// answerTooLong reports an answer replaced by the error naming the limit.
+func (c *Conn) answerTooLong(method string, id ID) {
+	c.event(Event{Kind: EventAnswerTooLong, Method: method, ID: id, Text: c.tooLongError().Message})
+}
+
+// Respond answers a request whose handler returned ErrAsyncResponse, with
+// a result or an error as a handler would return them. The answer goes on
+// its own line, or, for a member of a batch, into the batch's answer,
+// written once every member is answered. Respond fails with ErrNotOwed
+// when no request under id waits for an answer (of requests that share an
+// id, the first one read is answered first), and with ErrClosed once the
+// connection is stopped.
+func (c *Conn) Respond(id ID, result any, err error) error {
+	var o *owed
+	var stopped bool
+	c.state.update(func(s *connState) {
+		stopped = s.end.stopped
+		for o = s.owed[id.raw]; o != nil && o.answered; o = o.next {
+		}
+	})
+	switch {
+	case stopped:
+		return ErrClosed
+	case o == nil:
+		return fmt.Errorf("%w: %s", ErrNotOwed, id)
+	}
+	c.finish(o, response(id, result, err))
+	return nil
 }

@@ -1,11 +1,16 @@
 package jsonrpc
 
 import (
+	"errors"
 	"io"
 	"sync"
 	"sync/atomic"
 	"time"
 )
+
+// ErrLineTooLong is the error of a call or notification whose line would
+// pass Options.MaxWriteLine: it is not sent.
+var ErrLineTooLong = errors.New("jsonrpc: the line would exceed the line limit")
 
 // lineWriter writes whole lines under a mutex, so that messages from
 // concurrent callers and handlers never interleave. Its buffer is reused
@@ -14,6 +19,7 @@ type lineWriter struct {
 	mu      sync.Mutex // held for a whole line, the write included
 	w       io.Writer
 	timeout time.Duration // per line, where w can take a deadline
+	max     int           // the longest line, without its '\n'
 	buf     []byte
 	// closed is the error later writes get once writing must stop. It is
 	// not under mu, so that closing never waits for a write blocked on a
@@ -25,8 +31,9 @@ type lineWriter struct {
 type fill func(buf []byte) ([]byte, error)
 
 // writeLine builds one line with fill and writes it whole. An encoding
-// error leaves the stream untouched; a write error is returned as is and
-// the caller tears the connection down.
+// error, or a line past the limit (ErrLineTooLong), leaves the stream
+// untouched; a write error is returned as is and the caller tears the
+// connection down.
 func (lw *lineWriter) writeLine(content fill) error {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
@@ -34,13 +41,15 @@ func (lw *lineWriter) writeLine(content fill) error {
 		return *closed
 	}
 	buf, err := content(lw.buf[:0])
-	if err != nil {
-		return err
+	if err == nil && len(buf) > lw.max {
+		err = ErrLineTooLong
 	}
-	buf = append(buf, '\n')
-	_, err = lw.write(buf)
+	if err == nil {
+		buf = append(buf, '\n')
+		_, err = lw.write(buf)
+	}
 	if cap(buf) <= keepLineCap {
-		lw.buf = buf
+		lw.buf = buf[:0]
 	} else {
 		lw.buf = nil
 	}
@@ -75,23 +84,35 @@ func (lw *lineWriter) writeMessage(m *Message) error {
 }
 
 // writeArray writes messages as one batch line.
-func (lw *lineWriter) writeArray(msgs []*Message) error {
+func (lw *lineWriter) writeArray(msgs []Message) error {
 	return lw.writeLine(func(buf []byte) ([]byte, error) {
 		return appendArray(buf, msgs)
 	})
 }
 
 // appendArray appends messages as a JSON array.
-func appendArray(buf []byte, msgs []*Message) ([]byte, error) {
+func appendArray(buf []byte, msgs []Message) ([]byte, error) {
 	buf = append(buf, '[')
-	for i, m := range msgs {
+	for i := range msgs {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
 		var err error
-		if buf, err = appendMessage(buf, m); err != nil {
+		if buf, err = appendMessage(buf, &msgs[i]); err != nil {
 			return nil, err
 		}
 	}
 	return append(buf, ']'), nil
+}
+
+// answerSize is the size of an answer once written, or a little more: a
+// raw result spread over lines is compacted when written.
+func answerSize(m *Message) int {
+	const head = len(`{"jsonrpc":"2.0","id":`)
+	n := head + len(m.ID.Raw())
+	if m.Error == nil {
+		return n + len(`,"result":}`) + max(len(m.Result), len(nullJSON))
+	}
+	errPart, _ := appendErrorMember(nil, m.Error)
+	return n + len(errPart)
 }

@@ -1,0 +1,140 @@
+package jsonrpc
+
+import (
+	"strconv"
+	"sync/atomic"
+)
+
+// serveBatch routes the members of a batch from the peer and answers its
+// requests and invalid members with one array once all are answered.
+// Responses in it (the peer answering our batch) go to their calls, and
+// notifications to their server.
+//
+// Each request takes one of the Options.MaxRequests slots before it is
+// served, the reader waiting for one when none is free, so a batch of
+// thousands is served a bounded number at a time. A batch whose answer
+// could not fit in one line even if every request were answered with the
+// shortest error is refused whole, before anything is served.
+func (c *Conn) serveBatch(items []Item, lineBytes int) {
+	reply := &batchReply{conn: c, limit: int64(c.limits.writeLine), lineBytes: int64(lineBytes)}
+	var requests []*Message
+	fixed := int64(2) // the brackets
+	for _, item := range items {
+		switch m := item.Msg; {
+		case m == nil:
+			answer := Message{ID: item.ErrID, Error: item.Err}
+			fixed += int64(answerSize(&answer)) + 1
+			reply.answers = append(reply.answers, answer)
+		case m.IsResponse():
+			c.deliver(m)
+		case m.IsNotification():
+			c.queueNotification(m)
+		default:
+			requests = append(requests, m)
+			fixed += int64(c.tooLongSize(m.ID)) + 1
+		}
+	}
+	if len(reply.answers)+len(requests) == 0 {
+		return // a batch of notifications and answers only gets nothing
+	}
+	if fixed > reply.limit {
+		c.refuseBatch(len(requests))
+		return
+	}
+	reply.used.Store(fixed)
+	reply.waiting.Store(int32(len(requests)) + 1) // one more for the dispatch itself
+	c.state.update(func(s *connState) { s.held += int64(lineBytes) })
+	first := len(reply.answers)
+	reply.answers = append(reply.answers, make([]Message, len(requests))...)
+	for k, m := range requests {
+		if !c.waitForSlot() {
+			return // stopped: nothing will be written
+		}
+		o := &owed{id: m.ID, method: m.Method, reply: reply, index: first + k}
+		c.state.update(func(s *connState) { s.owe(o) })
+		c.serving.Go(func() {
+			if answer, async := c.answer(m); !async {
+				c.finish(o, answer)
+			}
+		})
+	}
+	reply.done()
+}
+
+// refuseBatch answers a batch whose answer cannot fit in one line with
+// one error naming the limit.
+func (c *Conn) refuseBatch(requests int) {
+	e := c.tooLongError()
+	c.event(Event{Kind: EventAnswerTooLong, Text: e.Message + ": a batch of " + strconv.Itoa(requests) + " requests refused"})
+	c.send(&Message{Error: e})
+}
+
+// tooLongSize is the size of the answer under id that says an answer
+// would pass the line limit: what every request of a batch is kept room
+// for, so that the batch's answer always fits.
+func (c *Conn) tooLongSize(id ID) int {
+	return c.limits.tooLongBase + len(id.Raw())
+}
+
+// batchReply gathers the answers to one batch from the peer. Answers land
+// in their own index, so members never contend for a lock; used and
+// waiting are atomic.
+type batchReply struct {
+	conn    *Conn
+	answers []Message
+	limit   int64 // the longest line
+	// used is the size of the answer line so far: the answers recorded,
+	// and for each request still unanswered the room its too-long error
+	// would take.
+	used      atomic.Int64
+	waiting   atomic.Int32 // requests unanswered, plus one until all are dispatched
+	held      atomic.Int64 // the answers' bytes counted in the held bytes
+	lineBytes int64
+}
+
+// record stores the answer to o and frees its request's slot; the last
+// answer sends the array. An answer that would make the line pass the
+// limit is replaced by the error naming it, whose room was kept.
+func (b *batchReply) record(o *owed, answer Message) {
+	c := b.conn
+	size := int64(answerSize(&answer))
+	kept := int64(c.tooLongSize(answer.ID))
+	if !b.reserve(size - kept) {
+		c.answerTooLong(o.method, answer.ID)
+		answer, size = Message{ID: answer.ID, Error: c.tooLongError()}, kept
+	}
+	b.answers[o.index] = answer
+	b.held.Add(size)
+	c.state.update(func(s *connState) {
+		s.serving--
+		s.held += size
+	})
+	b.done()
+}
+
+// reserve grows the line by delta when it still fits.
+func (b *batchReply) reserve(delta int64) bool {
+	for {
+		used := b.used.Load()
+		if used+delta > b.limit {
+			return false
+		}
+		if b.used.CompareAndSwap(used, used+delta) {
+			return true
+		}
+	}
+}
+
+// done counts one answer, or the end of the dispatch, and sends the
+// array after the last.
+func (b *batchReply) done() {
+	if b.waiting.Add(-1) != 0 {
+		return
+	}
+	c := b.conn
+	if err := c.out.writeArray(b.answers); err != nil {
+		c.sendFailed(err)
+	}
+	released := b.held.Load() + b.lineBytes
+	c.state.update(func(s *connState) { s.held -= released })
+}

@@ -1,0 +1,168 @@
+package jsonrpc
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// The bounds a connection keeps on what the peer makes it hold, whatever
+// the peer sends (PROTOCOL.md §3): past one, the connection stops reading
+// the peer's stream until it is back under, and the pipe then pushes back
+// on the peer.
+const (
+	// DefaultMaxRequests is how many of the peer's requests are served at
+	// once when Options.MaxRequests is zero.
+	DefaultMaxRequests = 64
+	// DefaultMaxHeld is how many bytes are held for the peer when
+	// Options.MaxHeld is zero: 16 MiB.
+	DefaultMaxHeld = 16 << 20
+	// DefaultMaxNotifications is how many of the peer's notifications wait
+	// for their server when Options.MaxNotifications is zero.
+	DefaultMaxNotifications = 1024
+)
+
+// noteOverhead is what a queued notification is counted for beyond its
+// method and params: its Message and its place in the queue.
+const noteOverhead = 96
+
+// The bounds, in the order they are checked.
+const (
+	boundRequests = iota
+	boundHeld
+	boundNotes
+	boundCount
+)
+
+// biteCounts counts how often each bound stopped the reader.
+type biteCounts [boundCount]int
+
+// limits are a connection's bounds with the defaults applied.
+type limits struct {
+	requests, notes int
+	held            int64
+	writeLine       int
+	// tooLong is the answer to a request whose answer would pass
+	// writeLine, and tooLongBase its size without the id.
+	tooLong     *Error
+	tooLongBase int
+}
+
+func newLimits(o Options) limits {
+	l := limits{requests: o.MaxRequests, notes: o.MaxNotifications, held: int64(o.MaxHeld), writeLine: o.MaxWriteLine}
+	if l.requests <= 0 {
+		l.requests = DefaultMaxRequests
+	}
+	if l.notes <= 0 {
+		l.notes = DefaultMaxNotifications
+	}
+	if l.held <= 0 {
+		l.held = DefaultMaxHeld
+	}
+	if l.writeLine <= 0 {
+		l.writeLine = DefaultMaxLine
+	}
+	l.tooLong = tooLongError(l.writeLine)
+	l.tooLongBase = answerSize(&Message{Error: l.tooLong}) - len(nullJSON)
+	return l
+}
+
+// biting returns the first bound the state is over, or -1; s.mu is held.
+func (l limits) biting(s *connState) int {
+	switch {
+	case s.serving >= l.requests:
+		return boundRequests
+	case s.held >= l.held:
+		return boundHeld
+	case len(s.notes) >= l.notes:
+		return boundNotes
+	}
+	return -1
+}
+
+// biteText is the event text of a bound that stopped the reader for the
+// n-th time.
+func (l limits) biteText(bound, n int) string {
+	var text string
+	switch bound {
+	case boundRequests:
+		text = fmt.Sprintf("reading paused: %d requests served at once, the limit", l.requests)
+	case boundHeld:
+		text = fmt.Sprintf("reading paused: %s held for requests, answers and notifications, the limit", formatSize(int(l.held)))
+	default:
+		text = fmt.Sprintf("reading paused: %d notifications queued, the limit", l.notes)
+	}
+	if n > 1 {
+		text += fmt.Sprintf(" (%d times so far)", n)
+	}
+	return text
+}
+
+// worthReporting says whether the n-th bite of a bound gets an event:
+// the first, then each time the count doubles, so a flood costs a few
+// journal lines and not one per line read.
+func worthReporting(n int) bool {
+	return n > 0 && bits.OnesCount(uint(n)) == 1
+}
+
+// formatSize spells a byte count the way limits are named: 8 MiB, 64 KiB,
+// 300 bytes.
+func formatSize(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// waitForRoom blocks the reader while a bound bites, reporting the bite.
+// It returns false once the connection is stopped.
+func (c *Conn) waitForRoom() bool {
+	s := &c.state
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !s.end.stopped {
+		bound := c.limits.biting(s)
+		if bound < 0 {
+			return true
+		}
+		s.bites[bound]++
+		if n := s.bites[bound]; worthReporting(n) {
+			s.mu.Unlock()
+			c.event(Event{Kind: EventBound, Text: c.limits.biteText(bound, n)})
+			s.mu.Lock()
+			continue // the state may have changed meanwhile
+		}
+		s.room.Wait()
+	}
+	return false
+}
+
+// waitForSlot blocks the reader until one more request can be served,
+// for the members of a batch; it returns false once the connection is
+// stopped.
+func (c *Conn) waitForSlot() bool {
+	s := &c.state
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	reported := false
+	for !s.end.stopped {
+		if s.serving < c.limits.requests {
+			s.serving++
+			return true
+		}
+		if !reported {
+			reported = true
+			s.bites[boundRequests]++
+			if n := s.bites[boundRequests]; worthReporting(n) {
+				s.mu.Unlock()
+				c.event(Event{Kind: EventBound, Text: c.limits.biteText(boundRequests, n)})
+				s.mu.Lock()
+				continue
+			}
+		}
+		s.room.Wait()
+	}
+	return false
+}
