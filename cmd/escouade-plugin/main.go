@@ -42,7 +42,7 @@ func commands() map[string]command {
 		"mcp-stdio": {"mcp-stdio --url URL: bridge MCP on stdin/stdout to the host's MCP server (token from --token-file or stdin's first line)", cmdMCPStdio},
 		"harness":   {"harness DIR [--harness ID] [--mode M] [--model X] [--cwd DIR] [--fence DIR]… [--agent NAME] [--json]: run a described ACP harness", cmdHarness},
 		"build":     {"build DIR: precompile a run.js or run.wasm plugin (not in this version)", notYet("run.js and run.wasm plugins are not supported by this version yet: only process plugins run")},
-		"serve":     {"serve [--addr 127.0.0.1:7777]: the Plugins view in a browser (not in this version)", notYet("the Plugins view is not in this version yet: use run, list and journal")},
+		"serve":     {"serve [--addr 127.0.0.1:7777] [--open]: the Plugins view in a browser", cmdServe},
 		"install":   {"install DIR: validate and record a plugin", cmdInstall},
 		"list":      {"list: the installed plugins", cmdList},
 		"journal":   {"journal ID [-n N] [-f]: a plugin's journal", cmdJournal},

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/web"
+)
+
+// serveContext ends when the view must stop: SIGINT or SIGTERM. Tests
+// replace it.
+var serveContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+func cmdServe(e env, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var c common
+	c.register(fs)
+	addr := fs.String("addr", "127.0.0.1:7777", "loopback address to listen on (port 0 picks a free one)")
+	open := fs.Bool("open", false, "open the page in the default browser")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 0 {
+		return usagef("serve takes no arguments: install plugins from the page (In development) or with escouade-plugin install DIR")
+	}
+	if err := c.checkServe(); err != nil {
+		return err
+	}
+	listenAddr, err := loopbackAddr(*addr)
+	if err != nil {
+		return err
+	}
+	opts, err := c.hostOptionsWithout()
+	if err != nil {
+		return err
+	}
+	if opts.Keychain, err = c.serveKeychain(); err != nil {
+		return err
+	}
+	view, err := web.New(web.Options{Host: opts})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", listenAddr)
+	if err != nil {
+		view.Close(context.Background())
+		return fmt.Errorf("%v (is another view running? pick another port with --addr 127.0.0.1:PORT)", err)
+	}
+	return serveView(e, view, ln, *open)
+}
+
+// serveView serves until SIGINT or SIGTERM, then stops as Host.Close
+// does: shutdown to every running plugin, each program stopped.
+func serveView(e env, view *web.Server, ln net.Listener, open bool) error {
+	ctx, stop := serveContext()
+	defer stop()
+	url := web.URL(ln.Addr().String(), view.Secret())
+	fmt.Fprintf(e.stdout, "The Plugins view: %s\n", url)
+	fmt.Fprintln(e.stdout, "Open it in a browser of this computer; the address holds this start's secret. Ctrl+C stops.")
+	if open {
+		if err := openBrowser(url); err != nil {
+			fmt.Fprintf(e.stderr, "escouade-plugin serve: could not open a browser (%v): open the address above\n", err)
+		}
+	}
+	srv := &http.Server{Handler: view, ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	var serveErr error
+	select {
+	case <-ctx.Done():
+	case serveErr = <-served:
+	}
+	// The live streams end first, so that the server can stop; then every
+	// plugin is shut down.
+	closeErr := view.Close(context.Background())
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	srv.Shutdown(shutdownCtx)
+	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
+		return serveErr
+	}
+	fmt.Fprintln(e.stdout, "Stopped: every plugin was shut down.")
+	return closeErr
+}
+
+// loopbackAddr refuses an address other than loopback: the page installs
+// plugins that run programs with the user's rights.
+func loopbackAddr(addr string) (string, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", usagef("--addr %q: want HOST:PORT, e.g. 127.0.0.1:7777", addr)
+	}
+	if host == "localhost" {
+		host = "127.0.0.1"
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || !ip.IsLoopback() {
+		return "", usagef("--addr %s: the view listens on a loopback address only (127.0.0.1 or [::1]): whoever reaches it can install and run programs with your rights", addr)
+	}
+	return net.JoinHostPort(ip.String(), port), nil
+}
+
+// checkServe refuses the common flags that name one plugin: the view
+// keeps settings and secrets per plugin, set in its Settings tab.
+func (c *common) checkServe() error {
+	if len(c.secrets) > 0 {
+		return usagef("--secret names no plugin here: set secrets in a plugin's Settings tab, or start the view with --keychain file and put them there")
+	}
+	if c.settings != "" {
+		return usagef("--settings names no plugin here: the view keeps each plugin's settings under the home (%s/<id>.json), set in its Settings tab", "plugin-settings")
+	}
+	return c.check()
+}
+
+func (c *common) serveKeychain() (keychain.Keychain, error) {
+	kind := c.keychain
+	if kind == "" {
+		kind = keychain.KindSystem
+	}
+	kc, err := keychain.Open(kind, c.homeDir())
+	if err != nil {
+		return nil, usageError{fmt.Sprintf("--keychain: %v", err)}
+	}
+	return kc, nil
+}
+
+func openBrowser(url string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait()
+	return nil
+}

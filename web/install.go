@@ -1,0 +1,185 @@
+package web
+
+import (
+	"errors"
+	"io/fs"
+	"net/http"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+var errNoFolder = errors.New("no folder given: type the folder of the plugin")
+
+// window is the install window: what the plugin runs and each capability
+// it asks for, each with its own toggle, before the user says yes. For an
+// update it says what changed in what it asks.
+type window struct {
+	Dir, ID, Name, Version, Description string
+
+	Runs     string // "Runs a program on your computer, with your rights"…
+	Command  string // the process's command line
+	Isolated bool
+	Caps     []capability
+	// Harnesses are the commands the agents of its harnesses run.
+	Harnesses []string
+
+	Update     bool
+	OldVersion string
+	OldRuns    string       // what it ran before, when that changed
+	Gone       []capability // what the installed version asked and this one does not
+
+	// Error is why the folder cannot be installed: the same text as the
+	// CLI's install gives (field and fix).
+	Error string
+}
+
+type capability struct {
+	Kind, KindLabel, Value, FieldID string
+	Checked, New                    bool
+}
+
+// installWindow reads the folder and makes its window. Nothing runs.
+func (s *Server) installWindow(dir string) window {
+	w := window{Dir: dir}
+	abs, err := absDir(dir)
+	if err != nil {
+		w.Error = err.Error()
+		return w
+	}
+	w.Dir = abs
+	m, err := s.load(abs)
+	if err != nil {
+		w.Error = err.Error()
+		return w
+	}
+	w.ID, w.Name, w.Version, w.Description = m.ID, m.Name.In(s.lang), m.Version, m.Description.In(s.lang)
+	w.Runs, w.Command, w.Isolated = s.runs(m)
+	for _, h := range describedHarnesses(m) {
+		w.Harnesses = append(w.Harnesses, harnessCommand(h))
+	}
+	reg, err := registry.Open(s.home)
+	if err != nil {
+		w.Error = err.Error()
+		return w
+	}
+	old, isUpdate := reg.Get(m.ID)
+	var before *manifest.Manifest
+	if isUpdate {
+		w.Update, w.OldVersion = true, old.Version
+		if p, ok := s.host.Plugin(m.ID); ok {
+			before = p.Manifest()
+		}
+	}
+	w.Caps = s.capabilities(m, old, before)
+	if before != nil {
+		if runs, cmd, _ := s.runs(before); runs != w.Runs || cmd != w.Command {
+			w.OldRuns = strings.TrimSuffix(runs+": "+cmd, ": ")
+		}
+		for _, it := range permItems(s.lang, before.Permissions.Without(m.Permissions), manifest.Permissions{}) {
+			w.Gone = append(w.Gone, capability{Kind: it.Kind, KindLabel: it.KindLabel, Value: it.Value})
+		}
+	}
+	return w
+}
+
+// capabilities lists what m asks, each ticked as the CLI would grant it:
+// all of it at a first install; at an update, what the user granted
+// before and the new version still asks, while a capability new in this
+// version waits for the user to tick it.
+func (s *Server) capabilities(m *manifest.Manifest, old registry.Entry, before *manifest.Manifest) []capability {
+	granted := m.Permissions
+	if before != nil {
+		granted = old.Granted.Intersect(m.Permissions)
+	}
+	var out []capability
+	for i, it := range permItems(s.lang, m.Permissions, granted) {
+		c := capability{Kind: it.Kind, KindLabel: it.KindLabel, Value: it.Value, Checked: it.Granted, FieldID: "cap-" + itoa(i)}
+		if before != nil {
+			c.New = !slices.Contains(kindList(before.Permissions, it.Kind), it.Value)
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// runs is the sentence of the install window about what the plugin runs.
+func (s *Server) runs(m *manifest.Manifest) (text, command string, isolated bool) {
+	switch m.Run.Kind() {
+	case manifest.RunProcess:
+		return tr(s.lang, "runs.process"), strings.Join(m.Run.Command, " "), false
+	case manifest.RunJS, manifest.RunWASM:
+		return tr(s.lang, "runs.isolated"), "", true
+	}
+	return tr(s.lang, "runs.none"), "", false
+}
+
+// postInstall records the plugin with what the user granted, as the CLI's
+// install does, and adds it to the host (or updates it there). It starts
+// nothing: the program starts at its first activation.
+func (s *Server) postInstall(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	abs, err := absDir(strings.TrimSpace(r.PostForm.Get("dir")))
+	if err != nil {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	m, err := s.load(abs)
+	if err != nil {
+		fail(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	chosen := manifest.Permissions{Secrets: r.PostForm["secrets"], Network: r.PostForm["network"],
+		Files: r.PostForm["files"], Programs: r.PostForm["programs"]}
+	granted := m.Permissions.Intersect(chosen) // only what it asks, in its order
+	if err := s.install(r, m, granted); err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	done(w, answer{Message: tr(s.lang, "done.install"), Redirect: "/plugins/" + m.ID})
+}
+
+func (s *Server) install(r *http.Request, m *manifest.Manifest, granted manifest.Permissions) error {
+	s.changes.Lock()
+	defer s.changes.Unlock()
+	reg, err := registry.Open(s.home)
+	if err != nil {
+		return err
+	}
+	entry := registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: granted}
+	if old, ok := reg.Get(m.ID); ok {
+		entry.Disabled = old.Disabled // an update stays switched as it was
+	}
+	reg.Put(entry)
+	if err := reg.Save(); err != nil {
+		return err
+	}
+	defer s.states.publishList()
+	p, ok := s.host.Plugin(m.ID)
+	if !ok {
+		s.add(entry)
+		return nil
+	}
+	// An update, or a plugin installed again after Uninstall.
+	if err := p.Update(r.Context(), m); err != nil {
+		return err
+	}
+	if err := p.SetGranted(r.Context(), granted); err != nil {
+		return err
+	}
+	if !entry.Disabled {
+		p.Enable()
+	}
+	return nil
+}
+
+func fileMissing(path string) bool {
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
+}

@@ -1,0 +1,190 @@
+package web
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"net/http"
+	"strconv"
+	"sync"
+
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed static
+var staticFiles embed.FS
+
+// Options configures the view.
+type Options struct {
+	// Host configures the host the plugins run in, as for the CLI's run;
+	// its OnState is the view's own. Home, Lang, AppVersion and Keychain
+	// are read from it.
+	Host host.Options
+	// Secret is the secret of this start; empty makes one (NewSecret).
+	Secret string
+}
+
+// Server is the Plugins view: an http.Handler over one host and the
+// registry of its home.
+type Server struct {
+	opts    Options
+	home    string
+	lang    string
+	secret  string
+	kc      keychain.Keychain
+	host    *host.Host
+	tmpl    *template.Template
+	mux     *http.ServeMux
+	states  *broker
+	changes sync.Mutex // one user change at a time: registry, settings, host
+
+	mu     sync.Mutex
+	broken map[string]string // id → why its folder cannot be loaded
+}
+
+// New opens the registry of the home and adds every installed plugin to a
+// new host. Nothing runs until a plugin is activated.
+func New(opts Options) (*Server, error) {
+	s := &Server{opts: opts, secret: opts.Secret, broken: map[string]string{}, states: newBroker()}
+	if s.secret == "" {
+		s.secret = NewSecret()
+	}
+	s.home = opts.Host.Home
+	if s.home == "" {
+		s.home = host.DefaultHome()
+	}
+	s.lang = opts.Host.Lang
+	if s.lang == "" {
+		s.lang = "en"
+	}
+	if s.opts.Host.AppVersion == "" {
+		s.opts.Host.AppVersion = host.AppVersion
+	}
+	s.kc = opts.Host.Keychain
+	hopts := s.opts.Host
+	hopts.Home = s.home
+	hopts.OnState = s.stateChanged
+	s.host = host.New(hopts)
+	tmpl, err := parseTemplates(s.lang)
+	if err != nil {
+		return nil, err
+	}
+	s.tmpl = tmpl
+	if _, err := s.sync(context.Background()); err != nil {
+		return nil, err
+	}
+	s.routes()
+	return s, nil
+}
+
+// Host is the host the plugins run in (the app's side of the library).
+func (s *Server) Host() *host.Host { return s.host }
+
+// Secret is the secret of this start.
+func (s *Server) Secret() string { return s.secret }
+
+// ServeHTTP serves the view behind its guard.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.guard(s.mux).ServeHTTP(w, r)
+}
+
+// Close ends the live streams and closes the host as Host.Close does:
+// shutdown to every running plugin, then each program stopped.
+func (s *Server) Close(ctx context.Context) error {
+	s.states.close()
+	return s.host.Close(ctx)
+}
+
+func (s *Server) routes() {
+	m := http.NewServeMux()
+	static, _ := fs.Sub(staticFiles, "static")
+	m.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	m.HandleFunc("GET /{$}", s.pageList)
+	m.HandleFunc("GET /list", s.fragmentList)
+	m.HandleFunc("GET /events", s.streamStates)
+	m.HandleFunc("GET /install", s.pageInstall)
+	m.HandleFunc("POST /install", s.postInstall)
+	m.HandleFunc("GET /plugins/{id}", s.pagePlugin)
+	m.HandleFunc("GET /plugins/{id}/journal/events", s.streamJournal)
+	m.HandleFunc("POST /plugins/{id}/settings", s.postSettings)
+	m.HandleFunc("POST /plugins/{id}/grant", s.postPermission(true))
+	m.HandleFunc("POST /plugins/{id}/revoke", s.postPermission(false))
+	m.HandleFunc("POST /plugins/{id}/restart", s.postSwitch("restart"))
+	m.HandleFunc("POST /plugins/{id}/enable", s.postSwitch("enable"))
+	m.HandleFunc("POST /plugins/{id}/disable", s.postSwitch("disable"))
+	m.HandleFunc("POST /plugins/{id}/uninstall", s.postSwitch("uninstall"))
+	s.mux = m
+}
+
+// sync brings the host in line with the registry, which the CLI may have
+// changed meanwhile: a plugin installed is added, one switched off or on is
+// switched. It returns the registry read.
+func (s *Server) sync(ctx context.Context) (*registry.Registry, error) {
+	reg, err := registry.Open(s.home)
+	if err != nil {
+		return nil, err
+	}
+	for _, en := range reg.List() {
+		p, ok := s.host.Plugin(en.ID)
+		if !ok {
+			s.add(en)
+			continue
+		}
+		switch st := p.Status().State; {
+		case en.Disabled && st != host.StateDisabled:
+			p.Disable(ctx)
+		case !en.Disabled && st == host.StateDisabled:
+			p.Enable()
+		}
+	}
+	return reg, nil
+}
+
+// add puts an installed plugin in the host, or notes why its folder
+// cannot be loaded.
+func (s *Server) add(en registry.Entry) {
+	m, err := s.load(en.Dir)
+	if err == nil {
+		var settings map[string]json.RawMessage
+		settings, err = registry.LoadSettings(s.home, en.ID)
+		if err == nil {
+			granted := en.Granted.Intersect(m.Permissions)
+			_, err = s.host.Add(m, host.Config{Granted: &granted, Settings: settings, Disabled: en.Disabled})
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err != nil {
+		s.broken[en.ID] = err.Error()
+		return
+	}
+	delete(s.broken, en.ID)
+}
+
+func (s *Server) load(dir string) (*manifest.Manifest, error) {
+	return manifest.Load(dir, manifest.LoadOptions{AppVersion: s.opts.Host.AppVersion})
+}
+
+func (s *Server) brokenReason(id string) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	why, ok := s.broken[id]
+	return why, ok
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func quote(s string) string { return strconv.Quote(s) }
+
+func notFound(w http.ResponseWriter, id string) {
+	http.Error(w, fmt.Sprintf("no installed plugin %s", id), http.StatusNotFound)
+}

@@ -1,0 +1,239 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// settingField is one input of the Settings tab, made from
+// contributes.settings.
+type settingField struct {
+	Key, ID, Type, Label, Description string
+	Value                             string // what the input shows (never a secret)
+	Checked                           bool   // a boolean's
+	Options                           []option
+	Default                           string // "Default: …"
+	Stored                            bool   // a secret has a value in the keychain
+	Error                             string
+}
+
+type option struct {
+	Value, Label string
+	Selected     bool
+}
+
+// settingFields makes the inputs, by key, showing the user's values (or
+// those just typed, when some were refused) over the defaults.
+func (s *Server) settingFields(rw row, typed url.Values, refused map[string]string) []settingField {
+	declared := rw.Manifest.Contributes.Settings
+	user := rw.Plugin.Settings()
+	keys := make([]string, 0, len(declared))
+	for k := range declared {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var out []settingField
+	for i, key := range keys {
+		st := declared[key]
+		f := settingField{Key: key, ID: "setting-" + itoa(i), Type: string(st.Type), Label: st.Label.In(s.lang),
+			Description: st.Description.In(s.lang), Error: refused[key]}
+		if f.Label == "" {
+			f.Label = key
+		}
+		raw, chosen := user[key]
+		if !chosen {
+			raw = st.Default
+		}
+		f.Default = tr(s.lang, "settings.nodefault")
+		if len(st.Default) > 0 {
+			f.Default = tr(s.lang, "settings.default", shown(st.Default))
+		}
+		switch st.Type {
+		case manifest.SettingSecret:
+			f.Default = ""
+			_, err := s.secretGet(rw.ID, key)
+			f.Stored = err == nil
+		case manifest.SettingBoolean:
+			f.Checked = string(compact(raw)) == "true"
+		case manifest.SettingEnum:
+			for _, e := range st.Enum {
+				f.Options = append(f.Options, option{Value: string(compact(e)), Label: shown(e), Selected: bytes.Equal(compact(e), compact(raw))})
+			}
+		default:
+			f.Value = shown(raw)
+		}
+		if typed != nil && st.Type != manifest.SettingSecret && st.Type != manifest.SettingBoolean {
+			f.Value = typed.Get(key)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// shown is a JSON value as a person reads it: a string without quotes.
+func shown(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	return string(compact(raw))
+}
+
+func compact(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
+}
+
+// postSettings checks every value against its declared type, then writes
+// them all or none: the values under the home (the file --settings reads),
+// secret ones in the keychain. The program restarts with them if it runs.
+func (s *Server) postSettings(w http.ResponseWriter, r *http.Request) {
+	en, rw, _, ok := s.installed(w, r)
+	if !ok {
+		return
+	}
+	if rw.Plugin == nil {
+		fail(w, http.StatusConflict, rw.State.Reason)
+		return
+	}
+	if err := r.ParseForm(); err != nil {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	values, secrets, refused := s.readSettings(rw.Manifest.Contributes.Settings, r.PostForm)
+	if len(refused) > 0 {
+		reply(w, http.StatusUnprocessableEntity, answer{Error: tr(s.lang, "settings.bad"), Fields: refused})
+		return
+	}
+	s.changes.Lock()
+	defer s.changes.Unlock()
+	if err := s.writeSecrets(rw, secrets); err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if err := registry.SaveSettings(s.home, en.ID, values); err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	if err := rw.Plugin.SetSettings(context.WithoutCancel(r.Context()), values); err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	done(w, answer{Message: tr(s.lang, "settings.saved"), Reload: true})
+}
+
+// secretChange is a secret setting typed (set) or to remove (clear).
+type secretChange struct {
+	key, value string
+	clear      bool
+}
+
+// readSettings turns the form into values by key, leaving out those left
+// at their default and those left empty, and says why each refused value
+// is refused.
+func (s *Server) readSettings(declared map[string]manifest.Setting, form url.Values) (map[string]json.RawMessage, []secretChange, map[string]string) {
+	values := map[string]json.RawMessage{}
+	var secrets []secretChange
+	refused := map[string]string{}
+	for key, st := range declared {
+		text := form.Get(key)
+		if st.Type == manifest.SettingSecret {
+			if text != "" {
+				secrets = append(secrets, secretChange{key: key, value: text})
+			} else if form.Get(key+".clear") == "true" {
+				secrets = append(secrets, secretChange{key: key, clear: true})
+			}
+			continue
+		}
+		raw, err := s.parseSetting(st, text)
+		switch {
+		case err != nil:
+			refused[key] = err.Error()
+		case raw == nil:
+		case len(st.Default) > 0 && bytes.Equal(compact(raw), compact(st.Default)):
+		default:
+			values[key] = raw
+		}
+	}
+	return values, secrets, refused
+}
+
+// parseSetting reads a typed text as a value of the setting's type; nil
+// for an empty number, which means its default.
+func (s *Server) parseSetting(st manifest.Setting, text string) (json.RawMessage, error) {
+	trimmed := strings.TrimSpace(text)
+	switch st.Type {
+	case manifest.SettingString:
+		return json.Marshal(text)
+	case manifest.SettingBoolean:
+		return json.RawMessage(strconv.FormatBool(text == "true")), nil
+	case manifest.SettingNumber:
+		if trimmed == "" {
+			return nil, nil
+		}
+		f, err := strconv.ParseFloat(trimmed, 64)
+		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, errors.New(tr(s.lang, "bad.number", trimmed))
+		}
+		return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64)), nil
+	case manifest.SettingInteger:
+		if trimmed == "" {
+			return nil, nil
+		}
+		n, err := strconv.ParseInt(trimmed, 10, 64)
+		if err != nil {
+			return nil, errors.New(tr(s.lang, "bad.integer", trimmed))
+		}
+		return json.RawMessage(strconv.FormatInt(n, 10)), nil
+	case manifest.SettingEnum:
+		for _, e := range st.Enum {
+			if string(compact(e)) == text {
+				return compact(e), nil
+			}
+		}
+		return nil, errors.New(tr(s.lang, "bad.enum", text))
+	}
+	return nil, errors.New(tr(s.lang, "bad.type", string(st.Type)))
+}
+
+func (s *Server) writeSecrets(rw row, changes []secretChange) error {
+	for _, c := range changes {
+		name := keychain.PluginName(rw.ID, c.key)
+		if s.kc == nil {
+			return errors.New(tr(s.lang, "bad.keychain"))
+		}
+		if c.clear {
+			if err := s.kc.Delete(keychain.Service, name); err != nil && !errors.Is(err, keychain.ErrNotFound) {
+				return err
+			}
+			continue
+		}
+		if err := s.kc.Set(keychain.Service, name, c.value); err != nil {
+			return err
+		}
+		rw.Plugin.Journal().Mask(c.value) // never readable in its journal, even before it asks
+	}
+	return nil
+}
+
+func (s *Server) secretGet(id, key string) (string, error) {
+	if s.kc == nil {
+		return "", keychain.ErrUnavailable
+	}
+	return s.kc.Get(keychain.Service, keychain.PluginName(id, key))
+}

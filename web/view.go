@@ -1,0 +1,137 @@
+package web
+
+import (
+	"os"
+	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/harness"
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// stateView is a plugin's state as the page shows it; it is also the data
+// of a "state" event.
+type stateView struct {
+	ID      string `json:"id"`
+	State   string `json:"state"` // a host.State, or "absent" or "broken"
+	Label   string `json:"label"` // the state in the page's language
+	Reason  string `json:"reason"`
+	Crashes int    `json:"crashes"`
+	PID     int    `json:"pid"`
+}
+
+func (s *Server) stateOf(id string, st host.Status) stateView {
+	return stateView{ID: id, State: string(st.State), Label: tr(s.lang, "state."+string(st.State)),
+		Reason: st.Reason, Crashes: st.Crashes, PID: st.PID}
+}
+
+// row is one installed plugin in the list and at the top of its page.
+type row struct {
+	ID, Name, Version, Kind, Dir, Description string
+	Disabled                                  bool
+	Runs                                      bool // it has a program Restart can start
+	State                                     stateView
+	Manifest                                  *manifest.Manifest
+	Plugin                                    *host.Plugin
+	Entry                                     registry.Entry
+}
+
+func (s *Server) rows(reg *registry.Registry) []row {
+	var out []row
+	for _, en := range reg.List() {
+		out = append(out, s.rowOf(en))
+	}
+	return out
+}
+
+func (s *Server) rowOf(en registry.Entry) row {
+	r := row{ID: en.ID, Name: en.ID, Version: en.Version, Dir: en.Dir, Disabled: en.Disabled, Entry: en}
+	p, ok := s.host.Plugin(en.ID)
+	if !ok {
+		why, _ := s.brokenReason(en.ID)
+		r.State = stateView{ID: en.ID, State: "broken", Label: tr(s.lang, "state.broken"), Reason: why}
+		return r
+	}
+	m := p.Manifest()
+	r.Plugin, r.Manifest = p, m
+	r.Name, r.Version, r.Description = m.Name.In(s.lang), m.Version, m.Description.In(s.lang)
+	r.Kind = s.kindOf(m)
+	r.Runs = m.Run.Kind() != manifest.RunNone && len(m.Activation) > 0
+	r.State = s.stateOf(en.ID, p.Status())
+	if r.State.State != string(host.StateDisabled) {
+		if why, absent := s.harnessAbsent(m); absent {
+			r.State.State, r.State.Label, r.State.Reason = "absent", harness.Absent, why
+		}
+	}
+	return r
+}
+
+func (s *Server) kindOf(m *manifest.Manifest) string {
+	k := tr(s.lang, "kind."+kindKey(m.Run.Kind()))
+	if len(describedHarnesses(m)) > 0 {
+		k += " · " + tr(s.lang, "kind.harness")
+	}
+	return k
+}
+
+func kindKey(k manifest.RunKind) string {
+	switch k {
+	case manifest.RunProcess:
+		return "process"
+	case manifest.RunJS:
+		return "js"
+	case manifest.RunWASM:
+		return "wasm"
+	}
+	return "none"
+}
+
+func describedHarnesses(m *manifest.Manifest) []manifest.Harness {
+	var out []manifest.Harness
+	for _, h := range m.Contributes.Harnesses {
+		if h.Described() {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// harnessAbsent reports whether m describes harnesses none of whose
+// programs can be found: its agents are then "Harness absent".
+func (s *Server) harnessAbsent(m *manifest.Manifest) (string, bool) {
+	hs := describedHarnesses(m)
+	if len(hs) == 0 {
+		return "", false
+	}
+	var why []string
+	for i := range hs {
+		_, err := harness.Locate(&hs[i], s.env())
+		if err == nil {
+			return "", false
+		}
+		why = append(why, err.Error())
+	}
+	return strings.Join(why, "; "), true
+}
+
+func (s *Server) env() []string {
+	if s.opts.Host.Env != nil {
+		return s.opts.Host.Env
+	}
+	return os.Environ()
+}
+
+// harnessCommand is the command a harness's agents run, as the install
+// window shows it ("goose acp").
+func harnessCommand(h manifest.Harness) string {
+	name := "?"
+	if len(h.Locate.Names) > 0 {
+		name = h.Locate.Names[0]
+	}
+	args := []string{name}
+	if h.ACP != nil {
+		args = append(args, h.ACP.Args...)
+	}
+	return strings.Join(args, " ")
+}
