@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 )
@@ -77,24 +78,25 @@ func Run(ctx context.Context, dir string, opts Options) *Report {
 // start starts the program and the bench's end of its wire.
 func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Options) (*session, Result) {
 	o := about(CheckStart)
-	transport := opts.Transport
-	if transport == nil {
-		var err error
-		if transport, err = transportFor(m); err != nil {
-			res := o.fail("a program the bench can run", err.Error())
-			res.Fix = "none in the plugin: test it with an escouade-plugin that runs this kind of program"
-			return nil, res
-		}
+	t, err := opts.transportFor(m)
+	if err != nil {
+		res := o.fail("a program the bench can run", err.Error())
+		res.Fix = "none in the plugin: test it with an escouade-plugin that runs this kind of program"
+		return nil, res
 	}
 	stderr := &stderrLines{keep: opts.StderrKeep}
-	prog, err := transport.Start(ctx, StartSpec{Manifest: m, Env: pluginEnv(m.ID, opts), Stderr: stderr.add})
+	spec := transport.LaunchSpec{Manifest: m, Stderr: stderr.add}
+	if m.Run.Kind() == manifest.RunProcess {
+		spec.Env = pluginEnv(m.ID, opts)
+	}
+	prog, err := t.Launch(ctx, spec)
 	if err != nil {
 		return nil, o.fail("the program of run running", err.Error())
 	}
 	s := &session{opts: opts, m: m, bench: bench, prog: prog, stderr: stderr}
 	s.desk = newHostDesk(m, s.deskData())
 	s.wire = newWire(prog.Stdin(), prog.Stdout(), s.desk.serve)
-	return s, o.pass(strings.Join(m.Run.Command, " "))
+	return s, o.pass(runText(m))
 }
 
 func (s *session) deskData() deskData {
@@ -140,7 +142,7 @@ func (s *session) stop() []Result {
 		return nil
 	}
 	s.stopped = true
-	s.prog.Stop(s.ctx, s.opts.StopGrace)
+	_ = s.prog.Stop(s.ctx)
 	// Once the group is dead stdout ends by itself; a process that escaped
 	// the group may hold it open, so the bench's end is closed after a grace.
 	timer := time.NewTimer(s.opts.StopGrace)
@@ -200,4 +202,16 @@ func pluginEnv(id string, opts Options) []string {
 		env = append(env, name+"="+own[name])
 	}
 	return env
+}
+
+// runText names what runs: the command of a process, the module or bundle
+// of the others.
+func runText(m *manifest.Manifest) string {
+	switch m.Run.Kind() {
+	case manifest.RunJS:
+		return m.Run.JS
+	case manifest.RunWASM:
+		return "plugin.wasm"
+	}
+	return strings.Join(m.Run.Command, " ")
 }

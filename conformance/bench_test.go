@@ -123,7 +123,7 @@ func TestBenchJudgesEachFault(t *testing.T) {
 			dir := pluginDir(t, tt.extra, tt.bench)
 			synctest.Test(t, func(t *testing.T) {
 				opts := tt.opts
-				opts.Transport = fakeTransport{tt.plugin}
+				opts.Transports = fakeTransports(tt.plugin)
 				r := Run(context.Background(), dir, opts)
 				var want []string
 				if tt.fails != "" {
@@ -156,7 +156,7 @@ func TestHostAnswersABatchWithABatch(t *testing.T) {
 		},
 	}
 	synctest.Test(t, func(t *testing.T) {
-		r := Run(context.Background(), dir, Options{Transport: fakeTransport{plugin}})
+		r := Run(context.Background(), dir, Options{Transports: fakeTransports(plugin)})
 		if failed := failures(r); len(failed) > 0 {
 			logReport(t, r)
 			t.Fatalf("failed checks %v, want none", failed)

@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // fakePlugin is a plugin played in-process, line by line: answer returns the
@@ -30,7 +31,15 @@ type fakePlugin struct {
 // without a process and, inside a synctest bubble, without real waits.
 type fakeTransport struct{ plugin fakePlugin }
 
-func (f fakeTransport) Start(context.Context, StartSpec) (Program, error) {
+// fakeTransports runs every kind of program as plugin.
+func fakeTransports(plugin fakePlugin) map[manifest.RunKind]transport.Transport {
+	t := fakeTransport{plugin}
+	return map[manifest.RunKind]transport.Transport{manifest.RunProcess: t, manifest.RunWASM: t, manifest.RunJS: t}
+}
+
+func (fakeTransport) Close(context.Context) error { return nil }
+
+func (f fakeTransport) Launch(context.Context, transport.LaunchSpec) (transport.Program, error) {
 	p := &fakeProgram{plugin: f.plugin, done: make(chan struct{})}
 	p.stdinR, p.stdinW = io.Pipe()
 	p.stdoutR, p.stdoutW = io.Pipe()
@@ -71,10 +80,14 @@ func (p *fakeProgram) run() {
 func (p *fakeProgram) Stdin() io.WriteCloser { return p.stdinW }
 func (p *fakeProgram) Stdout() io.ReadCloser { return p.stdoutR }
 func (p *fakeProgram) Done() <-chan struct{} { return p.done }
-func (p *fakeProgram) Stop(context.Context, time.Duration) {
+func (p *fakeProgram) ID() string            { return "instance 1" }
+func (p *fakeProgram) Exit() transport.Exit  { return transport.Exit{Kind: transport.Exited} }
+func (p *fakeProgram) LastStderr() []string  { return nil }
+func (p *fakeProgram) Stop(context.Context) error {
 	p.stdinW.Close()
 	p.stdoutR.CloseWithError(io.ErrClosedPipe)
 	p.wg.Wait()
+	return nil
 }
 
 func (p *fakeProgram) Memory() (uint64, error) {

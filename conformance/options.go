@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
@@ -31,8 +33,9 @@ type Options struct {
 	// Env is the environment the program starts with, before the
 	// ESCOUADE_* variables; nil means the bench's own.
 	Env []string
-	// Transport starts the program; nil picks one by the manifest's run.
-	Transport Transport
+	// Transports start programs by the kind of their run; a process
+	// without one here gets the host's process transport.
+	Transports map[manifest.RunKind]transport.Transport
 	// Delays overrides the delay of a method's calls, by exact method name.
 	Delays map[string]time.Duration
 	// QuietWait is how long the bench listens to conclude that nothing

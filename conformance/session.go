@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
@@ -18,7 +19,7 @@ type session struct {
 	opts  Options
 	m     *manifest.Manifest
 	bench *BenchFile // nil without escouade-bench.json
-	prog  Program
+	prog  transport.Program
 	wire  *wire
 	desk  *hostDesk
 

@@ -121,6 +121,9 @@ func (i *instance) waitEnd() {
 	grace := p.h.opts.StopGrace
 	select {
 	case <-i.prog.Done():
+		p.mu.Lock()
+		p.decide(i, event{kind: evOutputEnded})
+		p.mu.Unlock()
 		select {
 		case <-i.conn.Done():
 		case <-time.After(grace):

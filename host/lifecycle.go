@@ -125,7 +125,7 @@ func (p *Plugin) stopLocked(s State, reason string) {
 // p.mu held.
 func (p *Plugin) askStopLocked(s State, reason string) *instance {
 	i := p.inst
-	if i != nil && i.phase != ending && i.phase != gone {
+	if i != nil && !i.dyingLocked() && i.phase != gone {
 		i.phase = stopping
 	}
 	if p.state != StateDisabled || s == StateDisabled {
@@ -133,6 +133,13 @@ func (p *Plugin) askStopLocked(s State, reason string) *instance {
 	}
 	p.failQueueLocked(defaultOutcome(Stopped, reason))
 	return i
+}
+
+// dyingLocked reports whether the program is ending by itself: its stdout
+// ended (the wire notices that before any call under way fails) while
+// nobody asked it to stop. Called with p.mu held.
+func (i *instance) dyingLocked() bool {
+	return i.phase == ending || (i.phase != stopping && i.conn != nil && i.conn.Ended())
 }
 
 // running reports whether the plugin is meant to be running (not halted by
