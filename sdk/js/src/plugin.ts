@@ -504,9 +504,10 @@ class Connection {
   /** An answer too long for one line becomes an error naming the limit. */
   private fit(line: string, id: string): string {
     if (!overLimit(line)) return line;
-    const reason = `the answer is over the limit of ${MAX_LINE_BYTES} bytes (8 MiB) for one line`;
-    this.io.trace(`sdk: ${reason}`);
-    return encodeError(id, { code: codes.InternalError, message: "Internal error", data: { reason } });
+    // The Go side's answer to the same case: -32004 naming the limit.
+    const message = `the answer would exceed the ${MAX_LINE_BYTES >> 20} MiB line limit`;
+    this.io.trace(`sdk: ${message}`);
+    return encodeError(id, { code: codes.Failed, message });
   }
 
   private route(m: Message, id: string): unknown {
@@ -595,7 +596,7 @@ class Connection {
     const id = String(this.nextId++);
     const line = encodeRequest(id, method, params);
     if (overLimit(line)) {
-      return Promise.reject(RpcError.withReason(codes.InternalError, `${method}: the call is over the limit of 8 MiB for one line`));
+      return Promise.reject(new RpcError(codes.Failed, `${method}: the call would exceed the ${MAX_LINE_BYTES >> 20} MiB line limit`));
     }
     const answer = this.expect(id, method, timeoutMs);
     this.send(line);

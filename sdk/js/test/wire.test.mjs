@@ -1,0 +1,120 @@
+// The decoding of lines (PROTOCOL.md §3): exact ids and every robustness case.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { decodeLine, encodeResult, encodeRequest, MAX_LINE_BYTES, utf8Length } from "../dist/wire.js";
+
+const parseError = { code: -32700, message: "Parse error" };
+const invalidRequest = { code: -32600, message: "Invalid Request" };
+
+test("ids keep their exact text", () => {
+  for (const id of ["9007199254740993", '"a\\"b"', '"\\u0041"', "-0", "1.50", "1e400", '"é"', "0"]) {
+    const line = decodeLine(`{"jsonrpc":"2.0","id":${id},"method":"m"}`);
+    assert.deepEqual(line.items, [{ msg: { id, method: "m", params: undefined } }], id);
+    assert.equal(encodeResult(line.items[0].msg.id, 1), `{"jsonrpc":"2.0","id":${id},"result":1}`);
+  }
+});
+
+test("the id is found wherever it stands and however its name is written", () => {
+  const cases = [
+    [`{"method":"m","params":{"id":1,"x":["}",{"id":2}]},"jsonrpc":"2.0","id":9007199254740993}`, "9007199254740993"],
+    [` { "jsonrpc" : "2.0" , "\\u0069d" : 12345678901234567890 , "method" : "m" } `, "12345678901234567890"],
+    [`{"jsonrpc":"2.0","params":["a\\\\",{"b":"\\"}"}],"id":"x\\\\","method":"m"}`, '"x\\\\"'],
+    [`{"jsonrpc":"2.0","ID":5,"method":"m"}`, undefined],
+  ];
+  for (const [text, id] of cases) {
+    const [item] = decodeLine(text).items;
+    assert.equal(item.msg?.id, id, text);
+  }
+});
+
+test("batches keep each member's id and errors", () => {
+  const line = decodeLine(
+    `[{"jsonrpc":"2.0","id":9007199254740993,"method":"a"},1,{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":true,"method":"b"}]`,
+  );
+  assert.equal(line.batch, true);
+  assert.deepEqual(line.items, [
+    { msg: { id: "9007199254740993", method: "a", params: undefined } },
+    { err: invalidRequest, errId: "null" },
+    { msg: { method: "n", params: undefined } },
+    { err: invalidRequest, errId: "null" },
+  ]);
+});
+
+test("lines that are not messages get the error PROTOCOL.md §3 gives", () => {
+  const cases = [
+    ["not json", parseError, "null"],
+    [`{"jsonrpc":"2.0","id":1`, parseError, "null"],
+    [`{"jsonrpc":"2.0","id":1,"method":"m"} x`, parseError, "null"],
+    [`{"jsonrpc":"2.0","id":1,"method":"m"}{}`, parseError, "null"],
+    ["[]", invalidRequest, "null"],
+    ["7", invalidRequest, "null"],
+    [`{"jsonrpc":"1.0","id":3,"method":"m"}`, invalidRequest, "3"],
+    [`{"id":3,"method":"m"}`, invalidRequest, "3"],
+    [`{"jsonrpc":"2.0","id":3,"method":7}`, invalidRequest, "3"],
+    [`{"jsonrpc":"2.0","id":3,"method":""}`, invalidRequest, "3"],
+    [`{"jsonrpc":"2.0","id":{},"method":"m"}`, invalidRequest, "null"],
+    [`{"jsonrpc":"2.0","id":[1],"method":"m"}`, invalidRequest, "null"],
+    [`{"jsonrpc":"2.0","id":false,"method":"m"}`, invalidRequest, "null"],
+    [`{"jsonrpc":"2.0","id":null,"method":"m"}`, invalidRequest, "null"],
+    [`{"jsonrpc":"2.0","id":3,"method":"m","params":5}`, invalidRequest, "3"],
+    [`{"jsonrpc":"2.0","id":3,"method":"m","result":1}`, invalidRequest, "3"],
+    [`{"jsonrpc":"2.0","id":3,"id":4,"method":"m"}`, invalidRequest, "4"],
+    [`{"Jsonrpc":"2.0","id":3,"method":"m"}`, invalidRequest, "3"],
+    [`{"jsonrpc":"2.0","id":3}`, invalidRequest, "3"],
+    [`{"jsonrpc":"2.0","id":3,"result":1,"error":{"code":1,"message":"x"}}`, invalidRequest, "3"],
+    [`{"jsonrpc":"2.0","id":3,"error":{"code":1.5,"message":"x"}}`, invalidRequest, "3"],
+    [`{"jsonrpc":"2.0","id":null,"result":1}`, invalidRequest, "null"],
+  ];
+  for (const [text, err, errId] of cases) {
+    assert.deepEqual(decodeLine(text), { batch: false, items: [{ err, errId }] }, text);
+  }
+});
+
+test("blank lines give nothing; a \\r before the end is tolerated", () => {
+  assert.deepEqual(decodeLine(""), { batch: false, items: [] });
+  assert.deepEqual(decodeLine(" \t\r"), { batch: false, items: [] });
+  assert.deepEqual(decodeLine(`{"jsonrpc":"2.0","method":"n"}\r`).items, [{ msg: { method: "n", params: undefined } }]);
+});
+
+test("answers are read with their result or error", () => {
+  assert.deepEqual(decodeLine(`{"jsonrpc":"2.0","id":2,"result":null}`).items, [{ msg: { id: "2", hasResult: true, result: null } }]);
+  assert.deepEqual(decodeLine(`{"jsonrpc":"2.0","id":2,"error":{"code":-32001,"message":"no","data":{"reason":"r"}}}`).items, [
+    { msg: { id: "2", error: { code: -32001, message: "no", data: { reason: "r" } } } },
+  ]);
+});
+
+test("a line over 8 MiB is a parse error", () => {
+  const big = `{"jsonrpc":"2.0","method":"n","params":["${"é".repeat(MAX_LINE_BYTES / 2)}"]}`;
+  assert.ok(utf8Length(big) > MAX_LINE_BYTES);
+  assert.deepEqual(decodeLine(big).items, [{ err: parseError, errId: "null" }]);
+});
+
+test("utf8Length counts as UTF-8 does", () => {
+  for (const s of ["", "a", "é", "✓", "😀", "\ud800", "a😀é\ud800x"]) {
+    assert.equal(utf8Length(s), Buffer.byteLength(s, "utf8"), JSON.stringify(s));
+  }
+});
+
+test("requests are written on one line", () => {
+  assert.equal(encodeRequest("7", "secrets/get", { key: "a\nb" }), `{"jsonrpc":"2.0","id":7,"method":"secrets/get","params":{"key":"a\\nb"}}`);
+  assert.equal(encodeRequest("8", "shutdown", undefined), `{"jsonrpc":"2.0","id":8,"method":"shutdown"}`);
+});
+
+test("random messages decode to what JSON.parse reads, with the id's text", () => {
+  // A small property test: nested params with tricky strings never lead the
+  // scanner astray.
+  const pieces = ['"}"', '"]"', '"\\\\"', '"\\""', '{"id":1}', "[[],{}]", "-1.5e3", "true", "null", '"\\u0069d"'];
+  let seed = 7;
+  const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  for (let i = 0; i < 500; i++) {
+    const params = `[${Array.from({ length: rand(5) }, () => pieces[rand(pieces.length)]).join(",")}]`;
+    const id = rand(2) ? `"s${i}\\"q"` : String(9007199254740993n + BigInt(i));
+    const order = rand(2)
+      ? `{"params":${params},"id":${id},"jsonrpc":"2.0","method":"m"}`
+      : `{"jsonrpc":"2.0","method":"m","id":${id},"params":${params}}`;
+    const [item] = decodeLine(order).items;
+    assert.equal(item.msg.id, id);
+    assert.deepEqual(item.msg.params, JSON.parse(params));
+  }
+});
