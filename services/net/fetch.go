@@ -1,0 +1,124 @@
+package netsvc
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/netguard"
+	"github.com/escouade-dev/escouade-plugin/services"
+)
+
+// The causes a request's context ends with, besides the handler's own.
+var (
+	errTimedOut = errors.New("timed out")
+	errClosed   = errors.New("the instance ended")
+	errCanceled = errors.New("canceled by net/cancel")
+)
+
+// fetch serves net/fetch: one request, its whole body in the answer.
+func (s *Service) fetch(ctx context.Context, params json.RawMessage) (any, error) {
+	var p proto.FetchParams
+	if bad := decode(params, &p); bad != nil {
+		return nil, bad
+	}
+	ctx, cancel := s.requestContext(ctx)
+	defer cancel(nil)
+	// One limit for connect, headers and body together.
+	timer := s.afterFunc(s.timeout, func() { cancel(errTimedOut) })
+	defer timer.Stop()
+	req, target, bad := s.newRequest(ctx, p)
+	if bad != nil {
+		return nil, bad
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return nil, s.failure(ctx, target, err)
+	}
+	defer resp.Body.Close()
+	body, decoded, err := s.readBody(resp)
+	if err != nil {
+		return nil, s.failure(ctx, target, err)
+	}
+	text, encoding := encodeBody(body)
+	return proto.FetchResult{Status: int64(resp.StatusCode), Headers: answerHeaders(resp.Header, decoded),
+		Body: text, BodyEncoding: encoding}, nil
+}
+
+// requestContext ends with the handler's context, with Close, or with the
+// cause given to its cancel.
+func (s *Service) requestContext(parent context.Context) (context.Context, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	stop := context.AfterFunc(s.ctx, func() { cancel(errClosed) })
+	return ctx, func(cause error) {
+		stop()
+		cancel(cause)
+	}
+}
+
+// readBody reads the decoded body within the size limit.
+func (s *Service) readBody(resp *http.Response) ([]byte, bool, error) {
+	r, decoded, err := decodedBody(resp)
+	if err != nil {
+		return nil, false, err
+	}
+	data, err := io.ReadAll(&capped{r: r, max: s.maxBytes})
+	if err != nil {
+		return nil, false, err
+	}
+	return data, decoded, nil
+}
+
+// failure turns the error of a request into its refusal (-32003) or its
+// failure on the way (-32004), with the journal sentence.
+func (s *Service) failure(ctx context.Context, t netguard.Target, err error) *services.Error {
+	var refusal *netguard.Refusal
+	if errors.As(err, &refusal) {
+		return refused(refusal.Reason)
+	}
+	where := t.URL.Redacted()
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errTimedOut):
+		return failed(fmt.Sprintf("%s: no complete answer within %d ms", where, s.timeout.Milliseconds()))
+	case errors.Is(cause, errClosed), errors.Is(cause, errCanceled):
+		return failed(fmt.Sprintf("%s: %v", where, cause))
+	}
+	return failed(where + ": " + describe(err, s.maxBytes))
+}
+
+// describe says what went wrong on the way, without the URL the errors of
+// net/http repeat.
+func describe(err error, maxBytes int64) string {
+	var uerr *url.Error
+	if errors.As(err, &uerr) {
+		err = uerr.Err
+	}
+	var (
+		unknownCA x509.UnknownAuthorityError
+		hostname  x509.HostnameError
+		invalid   x509.CertificateInvalidError
+		verify    *tls.CertificateVerificationError
+		record    tls.RecordHeaderError
+	)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return fmt.Sprintf("the body is over the limit of %d bytes", maxBytes)
+	case errors.Is(err, errUndecodable):
+		return "the body is in " + err.Error()
+	case badEncoding(err):
+		return "the body cannot be decoded: " + err.Error()
+	case errors.As(err, &unknownCA), errors.As(err, &hostname), errors.As(err, &invalid),
+		errors.As(err, &verify), errors.As(err, &record):
+		return "TLS: " + err.Error()
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the connection closed before the end of the body"
+	}
+	return "unreachable: " + err.Error()
+}
