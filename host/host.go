@@ -1,12 +1,3 @@
-// Package host runs Escouade's plugins: one supervisor per plugin that
-// starts its program on activation, speaks protocol 1 to it, serves what it
-// asks (secrets, settings, log, files), restarts it after a crash, watches
-// its memory and stops it with the host.
-//
-//	h := host.New(host.Options{Keychain: keychain.NewMemory()})
-//	defer h.Close(ctx)
-//	p, err := h.Add(m, host.Config{})
-//	out := p.Call(ctx, "test/do", map[string]any{"x": 1})
 package host
 
 import (
