@@ -27,7 +27,7 @@ type memProgram struct {
 type memHandler func(ctx context.Context, prog *memProgram, m *jsonrpc.Message) (any, error)
 
 func newMemProgram(handle memHandler) *memProgram {
-	p := &memProgram{done: make(chan struct{}), quit: make(chan struct{}), }
+	p := &memProgram{done: make(chan struct{}), quit: make(chan struct{})}
 	p.inR, p.inW = io.Pipe()
 	p.outR, p.outW = io.Pipe()
 	p.conn = jsonrpc.NewConn(p.inR, p.outW, jsonrpc.Options{
