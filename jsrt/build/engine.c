@@ -1,0 +1,459 @@
+/*
+ * The C side of Escouade's JS runtime: QuickJS as a WASI reactor.
+ *
+ * It only starts the engine, moves bytes and runs jobs; the Node surface is
+ * JavaScript (runtime.js, loaded from /bundle at the first turn).
+ *
+ * Exports:
+ *   escouade-budget(i32 ms)  the next turns' limit, for the interrupt handler
+ *   escouade-turn()          read stdin, hand its lines to the runtime, run
+ *                            tasks and jobs until nothing is left, return
+ *
+ * Ends of the instance, by proc_exit code (the host maps them; see jsrt's
+ * Go package): 0..255 process.exit, 1000 crash (the last stderr line is
+ * "escouade: crashed: <detail>"), 1001 turn past its budget, 1002 out of
+ * memory.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "quickjs.h"
+
+#define EXIT_CRASH 1000
+#define EXIT_TURN_TOO_LONG 1001
+#define EXIT_OUT_OF_MEMORY 1002
+
+/* Linear memory is capped at 64 MB by the module and by the host; the
+   engine's own limit stays below so that QuickJS, not a failed
+   memory.grow in the middle of libc, is the one that says so. */
+#define MEMORY_LIMIT (60u << 20)
+/* The C stack is STACK_SIZE bytes (linker flag); QuickJS stops JS
+   recursion a margin before its end. */
+#define STACK_SIZE (1u << 20)
+#define STACK_LIMIT (STACK_SIZE - (128u << 10))
+
+static JSRuntime *rt;
+static JSContext *ctx;
+static JSValue hooks; /* the object runtime.js returns */
+static int budget_ms = 2000;
+static int64_t deadline_ns;
+static int interrupted;
+
+static char *in_buf;
+static size_t in_len, in_cap;
+
+/* Unhandled rejections seen during the turn, dropped when handled. */
+#define MAX_REJECTIONS 64
+static JSValue rejections[MAX_REJECTIONS * 2]; /* promise, reason */
+static int n_rejections;
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int on_interrupt(JSRuntime *r, void *opaque)
+{
+    if (now_ns() < deadline_ns)
+        return 0;
+    interrupted = 1;
+    return 1;
+}
+
+static void write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+}
+
+static void say(const char *s) { write_all(2, s, strlen(s)); }
+
+/* ---- how the instance ends ---- */
+
+static int is_out_of_memory(JSValueConst exc)
+{
+    int oom = 0;
+    const char *s = JS_ToCString(ctx, exc);
+    if (s) {
+        oom = strcmp(s, "InternalError: out of memory") == 0;
+        JS_FreeCString(ctx, s);
+    } else {
+        oom = 1; /* not even the message fits */
+    }
+    return oom;
+}
+
+/* crash prints what Node would (the error and its stack), then one line
+   the host takes as the crash's detail, and ends the instance. */
+static void crash(JSValueConst exc, const char *what)
+{
+    if (interrupted) {
+        say("escouade: the turn ran past its time\n");
+        _Exit(EXIT_TURN_TOO_LONG);
+    }
+    if (is_out_of_memory(exc)) {
+        say("escouade: out of memory\n");
+        _Exit(EXIT_OUT_OF_MEMORY);
+    }
+    const char *msg = JS_ToCString(ctx, exc);
+    const char *stack = NULL;
+    JSValue st = JS_UNDEFINED;
+    if (JS_IsError(ctx, exc)) {
+        st = JS_GetPropertyStr(ctx, exc, "stack");
+        if (JS_IsString(st))
+            stack = JS_ToCString(ctx, st);
+    }
+    say(what);
+    say(msg ? msg : "(an exception that cannot be printed)");
+    say("\n");
+    if (stack)
+        say(stack);
+    /* The detail: the message and the stack's first line. */
+    say("escouade: crashed: ");
+    say(what);
+    say(msg ? msg : "(an exception that cannot be printed)");
+    if (stack) {
+        const char *p = stack;
+        while (*p == ' ')
+            p++;
+        const char *e = strchr(p, '\n');
+        if (e != p && *p) {
+            say(" ");
+            write_all(2, p, e ? (size_t)(e - p) : strlen(p));
+        }
+    }
+    say("\n");
+    _Exit(EXIT_CRASH);
+}
+
+static void crash_pending(const char *what)
+{
+    JSValue exc = JS_GetException(ctx);
+    crash(exc, what);
+}
+
+/* ---- natives handed to runtime.js ---- */
+
+static JSValue n_write(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
+{
+    int fd;
+    size_t len;
+    if (JS_ToInt32(c, &fd, argv[0]))
+        return JS_EXCEPTION;
+    if (fd != 1 && fd != 2)
+        return JS_ThrowRangeError(c, "bad fd");
+    const char *s = JS_ToCStringLen(c, &len, argv[1]);
+    if (!s)
+        return JS_EXCEPTION;
+    write_all(fd, s, len);
+    JS_FreeCString(c, s);
+    return JS_UNDEFINED;
+}
+
+/* readFile(path) → string (UTF-8 decoded), or an errno name string
+   prefixed with "\0" when it cannot be read. */
+static JSValue n_read_file(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
+{
+    const char *path = JS_ToCString(c, argv[0]);
+    if (!path)
+        return JS_EXCEPTION;
+    FILE *f = fopen(path, "rb");
+    JS_FreeCString(c, path);
+    if (!f) {
+        char err[32];
+        snprintf(err, sizeof err, "%c%d", 0, errno);
+        return JS_NewStringLen(c, err, 1 + strlen(err + 1));
+    }
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        size_t n = fread(buf + len, 1, cap - len, f);
+        len += n;
+        if (n == 0)
+            break;
+        if (len == cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    fclose(f);
+    if (!buf)
+        return JS_ThrowOutOfMemory(c);
+    JSValue v = JS_NewStringLen(c, buf, len);
+    free(buf);
+    return v;
+}
+
+static JSValue n_now(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
+{
+    return JS_NewFloat64(c, (double)now_ns() / 1e6);
+}
+
+static JSValue n_random(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
+{
+    size_t len;
+    uint8_t *p = JS_GetArrayBuffer(c, &len, argv[0]);
+    if (!p)
+        return JS_EXCEPTION;
+    for (size_t off = 0; off < len; off += 256) {
+        size_t n = len - off < 256 ? len - off : 256;
+        if (getentropy(p + off, n) != 0)
+            return JS_ThrowInternalError(c, "no random bytes");
+    }
+    return JS_UNDEFINED;
+}
+
+static JSValue n_exit(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
+{
+    int code = 0;
+    JS_ToInt32(c, &code, argv[0]);
+    _Exit(code & 0xff);
+}
+
+static JSValue n_eval_module(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
+{
+    size_t len;
+    const char *src = JS_ToCStringLen(c, &len, argv[0]);
+    if (!src)
+        return JS_EXCEPTION;
+    const char *name = JS_ToCString(c, argv[1]);
+    if (!name) {
+        JS_FreeCString(c, src);
+        return JS_EXCEPTION;
+    }
+    JSValue v = JS_Eval(c, src, len, name, JS_EVAL_TYPE_MODULE);
+    JS_FreeCString(c, src);
+    JS_FreeCString(c, name);
+    return v;
+}
+
+static JSValue n_crash(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
+{
+    crash(argv[0], "");
+    return JS_UNDEFINED;
+}
+
+static const JSCFunctionListEntry natives[] = {
+    JS_CFUNC_DEF("crash", 1, n_crash),
+    JS_CFUNC_DEF("write", 2, n_write),
+    JS_CFUNC_DEF("readFile", 1, n_read_file),
+    JS_CFUNC_DEF("now", 0, n_now),
+    JS_CFUNC_DEF("random", 1, n_random),
+    JS_CFUNC_DEF("exit", 1, n_exit),
+    JS_CFUNC_DEF("evalModule", 2, n_eval_module),
+};
+
+/* ---- modules: node:fs and node:readline come from runtime.js ---- */
+
+static JSModuleDef *load_module(JSContext *c, const char *name, void *opaque)
+{
+    JSValue fn = JS_GetPropertyStr(c, hooks, "moduleSource");
+    JSValue arg = JS_NewString(c, name);
+    JSValue src = JS_Call(c, fn, hooks, 1, &arg);
+    JS_FreeValue(c, fn);
+    JS_FreeValue(c, arg);
+    if (JS_IsException(src))
+        return NULL;
+    size_t len;
+    const char *s = JS_ToCStringLen(c, &len, src);
+    JS_FreeValue(c, src);
+    if (!s)
+        return NULL;
+    JSValue m = JS_Eval(c, s, len, name, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
+    JS_FreeCString(c, s);
+    if (JS_IsException(m))
+        return NULL;
+    JSModuleDef *def = JS_VALUE_GET_PTR(m);
+    JS_FreeValue(c, m);
+    return def;
+}
+
+static char *normalize_module(JSContext *c, const char *base, const char *name, void *opaque)
+{
+    return js_strdup(c, name);
+}
+
+/* ---- rejections ---- */
+
+static void on_rejection(JSContext *c, JSValueConst promise, JSValueConst reason,
+                         JS_BOOL is_handled, void *opaque)
+{
+    if (is_handled) {
+        for (int i = 0; i < n_rejections; i++) {
+            if (JS_VALUE_GET_PTR(rejections[2 * i]) == JS_VALUE_GET_PTR(promise)) {
+                JS_FreeValue(c, rejections[2 * i]);
+                JS_FreeValue(c, rejections[2 * i + 1]);
+                n_rejections--;
+                rejections[2 * i] = rejections[2 * n_rejections];
+                rejections[2 * i + 1] = rejections[2 * n_rejections + 1];
+                return;
+            }
+        }
+        return;
+    }
+    if (interrupted || n_rejections == MAX_REJECTIONS)
+        crash(reason, "unhandled rejection: ");
+    rejections[2 * n_rejections] = JS_DupValue(c, promise);
+    rejections[2 * n_rejections + 1] = JS_DupValue(c, reason);
+    n_rejections++;
+}
+
+/* ---- start and turns ---- */
+
+static void drain_jobs(void)
+{
+    JSContext *c;
+    for (;;) {
+        int r = JS_ExecutePendingJob(rt, &c);
+        if (interrupted)
+            crash(JS_UNDEFINED, "");
+        if (r == 0)
+            return;
+        if (r < 0)
+            crash_pending("");
+    }
+}
+
+static JSValue call_hook(const char *name, int argc, JSValueConst *argv)
+{
+    JSValue fn = JS_GetPropertyStr(ctx, hooks, name);
+    JSValue v = JS_Call(ctx, fn, hooks, argc, argv);
+    JS_FreeValue(ctx, fn);
+    if (JS_IsException(v))
+        crash_pending("");
+    return v;
+}
+
+static void start(void)
+{
+    rt = JS_NewRuntime();
+    if (!rt) {
+        say("escouade: out of memory\n");
+        _Exit(EXIT_OUT_OF_MEMORY);
+    }
+    JS_SetMemoryLimit(rt, MEMORY_LIMIT);
+    JS_SetMaxStackSize(rt, STACK_LIMIT);
+    JS_SetInterruptHandler(rt, on_interrupt, NULL);
+    JS_SetHostPromiseRejectionTracker(rt, on_rejection, NULL);
+    ctx = JS_NewContext(rt);
+    if (!ctx) {
+        say("escouade: out of memory\n");
+        _Exit(EXIT_OUT_OF_MEMORY);
+    }
+    JS_SetModuleLoaderFunc(rt, normalize_module, load_module, NULL);
+
+    JSValue src = n_read_file(ctx, JS_UNDEFINED, 1, (JSValueConst[]){JS_NewString(ctx, "/bundle/runtime.js")});
+    size_t len;
+    const char *s = JS_ToCStringLen(ctx, &len, src);
+    if (!s || len == 0 || s[0] == 0) {
+        say("escouade: crashed: /bundle/runtime.js cannot be read\n");
+        _Exit(EXIT_CRASH);
+    }
+    JSValue fn = JS_Eval(ctx, s, len, "escouade:runtime", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT);
+    JS_FreeCString(ctx, s);
+    JS_FreeValue(ctx, src);
+    if (JS_IsException(fn))
+        crash_pending("");
+    JSValue nat = JS_NewObject(ctx);
+    JS_SetPropertyFunctionList(ctx, nat, natives, sizeof natives / sizeof natives[0]);
+    JSValue global = JS_GetGlobalObject(ctx);
+    JSValue args[2] = {nat, global};
+    hooks = JS_Call(ctx, fn, JS_UNDEFINED, 2, args);
+    JS_FreeValue(ctx, fn);
+    JS_FreeValue(ctx, nat);
+    JS_FreeValue(ctx, global);
+    if (JS_IsException(hooks))
+        crash_pending("");
+    JS_FreeValue(ctx, call_hook("start", 0, NULL));
+}
+
+/* read_stdin appends what fd 0 has now; reads never block. */
+static void read_stdin(void)
+{
+    for (;;) {
+        if (in_cap - in_len < 65536) {
+            size_t cap = in_cap ? in_cap * 2 : 131072;
+            char *nb = realloc(in_buf, cap);
+            if (!nb) {
+                say("escouade: out of memory\n");
+                _Exit(EXIT_OUT_OF_MEMORY);
+            }
+            in_buf = nb;
+            in_cap = cap;
+        }
+        ssize_t n = read(0, in_buf + in_len, in_cap - in_len);
+        if (n <= 0)
+            return;
+        in_len += (size_t)n;
+    }
+}
+
+/* deliver hands the whole lines read so far to the runtime. */
+static void deliver(void)
+{
+    char *end = NULL;
+    for (size_t i = in_len; i > 0; i--) {
+        if (in_buf[i - 1] == '\n') {
+            end = in_buf + i;
+            break;
+        }
+    }
+    if (!end)
+        return;
+    size_t n = (size_t)(end - in_buf);
+    JSValue text = JS_NewStringLen(ctx, in_buf, n);
+    memmove(in_buf, end, in_len - n);
+    in_len -= n;
+    if (JS_IsException(text))
+        crash_pending("");
+    JS_FreeValue(ctx, call_hook("deliver", 1, (JSValueConst *)&text));
+    JS_FreeValue(ctx, text);
+}
+
+__attribute__((export_name("escouade-budget"))) void escouade_budget(int ms)
+{
+    budget_ms = ms > 0 ? ms : 2000;
+}
+
+__attribute__((export_name("escouade-turn"))) void escouade_turn(void)
+{
+    deadline_ns = now_ns() + (int64_t)budget_ms * 1000000;
+    if (!ctx) {
+        start();
+        drain_jobs();
+    }
+    read_stdin();
+    deliver();
+    drain_jobs();
+    for (;;) {
+        JSValue more = call_hook("step", 0, NULL);
+        int again = JS_ToBool(ctx, more);
+        JS_FreeValue(ctx, more);
+        drain_jobs();
+        if (!again)
+            break;
+    }
+    if (n_rejections > 0)
+        crash(rejections[1], "unhandled rejection: ");
+}

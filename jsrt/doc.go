@@ -1,0 +1,60 @@
+// Package jsrt is the JS runtime of run.js plugins: QuickJS compiled to a
+// WASI reactor (quickjs.wasm, built byte for byte reproducibly from
+// Debian's quickjs source package by build/build.sh), its Node surface in
+// JavaScript (runtime/runtime.js), and the host-side bundle check.
+//
+// The host's module transport runs the Engine's Module like any reactor,
+// with the bundle's files (Engine.Bundle) mounted read-only at /bundle
+// beside /plugin:
+//
+//	e := jsrt.New()
+//	bundle, err := e.Bundle(m) // the refusal text is the stop reason
+//	// instantiate e.Module() with /bundle and /plugin mounted, then per turn:
+//	// escouade-budget(2000 or 500); escouade-turn()
+//	// on proc_exit: exit := e.ExitOf(code, lastStderr, limit)
+//
+// # What a bundle finds
+//
+// import { readFileSync, existsSync } from 'node:fs' — reads files under
+// /plugin, the plugin's root JSON files (relative paths, absolute paths and
+// file: URLs such as new URL('../rules.json', globalThis._importMeta_.url));
+// readFileSync returns a Buffer without an encoding, a string with 'utf8'.
+// Other fs functions throw ENOSYS.
+//
+// import { createInterface } from 'node:readline' — lines of stdin as
+// 'line' events or with for await; pause, resume, close, question.
+//
+// Globals: process (stdout.write, stderr.write, stdin 'data', exit, argv,
+// an empty env, nextTick, hrtime, cwd() = /plugin), console (every method
+// writes to stderr, never to stdout), setTimeout, setInterval, clearTimeout,
+// clearInterval (on the host's timer/*: at least 10 ms, 64 at once),
+// setImmediate, queueMicrotask, fetch with Request, Response and Headers
+// (over net/fetch: text, json, arrayBuffer, bytes, status, headers, clone),
+// AbortController and AbortSignal (an abort rejects the fetch; the host's
+// request still runs to its end), TextEncoder and TextDecoder (UTF-8), URL and
+// URLSearchParams, structuredClone, atob, btoa, Buffer (utf8, base64, hex,
+// latin1), crypto.getRandomValues and crypto.randomUUID, performance.now,
+// and everything of ECMAScript 2023 that QuickJS has.
+//
+// # What is missing
+//
+// No Intl (toLocaleString and friends use QuickJS's fixed English forms), no
+// environment (process.env is empty), no require, no Node module other than
+// node:fs and node:readline (the bundle check refuses the import), no code
+// from the network (a dynamic import of anything else fails), no response
+// streams (Response.body is null: net/stream is reached by JSON-RPC), no
+// Blob, FormData, WebSocket, Worker or SharedArrayBuffer with Atomics, no
+// crypto.subtle, no writable files, no end of stdin ('close' comes only from
+// rl.close()), no process.on('exit'), no uncaughtException handler: an
+// uncaught exception or an unhandled rejection ends the instance. URL
+// hosts are lower-cased but not IDNA-mapped. A timer's callback runs in the
+// turn the host's timer/fired arrives in.
+//
+// # Ends of an instance
+//
+// The engine ends its instance with proc_exit: 0..255 from process.exit,
+// ExitCrash (the last stderr line is CrashPrefix and the exception with
+// its stack's first line), ExitTurnTooLong (its interrupt handler stopped
+// JS code at the turn's budget) and ExitOutOfMemory. ExitOf maps them to
+// a transport.Exit.
+package jsrt

@@ -1,0 +1,163 @@
+package jsrt
+
+import (
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+//go:generate sh build/build.sh
+
+// The engine module, built by build/build.sh and checked by its --check.
+var (
+	//go:embed quickjs.wasm
+	module []byte
+	//go:embed quickjs.wasm.sha256
+	moduleSum string
+	//go:embed runtime/runtime.js
+	runtimeJS []byte
+)
+
+// The files of a bundle's folder, mounted read-only at /bundle.
+const (
+	BundleMount = "/bundle"
+	PluginMount = "/plugin"
+	MainFile    = "plugin.mjs" // the checked bundle
+	RuntimeFile = "runtime.js" // the Node surface, run before it
+	MetaFile    = "meta.json"  // {"url": the bundle's import.meta.url}
+)
+
+// Exports of the engine module (the host's contract with a reactor).
+const (
+	ExportTurn   = "escouade-turn"
+	ExportBudget = "escouade-budget"
+)
+
+// Engine is the JS engine of run.js plugins. It satisfies host/wasm's
+// Engine interface. The zero value is not ready: use New.
+type Engine struct {
+	// readFile reads a plugin's file; os.ReadFile by default.
+	readFile func(string) ([]byte, error)
+}
+
+// New returns the engine shipped in this package.
+func New() *Engine { return &Engine{readFile: os.ReadFile} }
+
+// Module is the engine's WASM, a WASI reactor.
+func (e *Engine) Module() []byte { return module }
+
+// SHA256 is the hex SHA-256 of Module, as committed in quickjs.wasm.sha256.
+func (e *Engine) SHA256() string { return ModuleSHA256() }
+
+// ModuleSHA256 is the hex SHA-256 of the embedded engine module.
+func ModuleSHA256() string {
+	sum, _, _ := strings.Cut(moduleSum, " ")
+	return sum
+}
+
+// Bundle reads m's run.js bundle, checks it (Check) and returns the files
+// the engine's instance gets at /bundle: plugin.mjs, runtime.js and
+// meta.json. An error's text is the reason the plugin stops.
+func (e *Engine) Bundle(m *manifest.Manifest) (fs.FS, error) {
+	if m == nil || m.Run == nil || m.Run.JS == "" {
+		return nil, errors.New("the manifest names no run.js bundle")
+	}
+	rel := path.Clean(filepath.ToSlash(m.Run.JS))
+	if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+		return nil, fmt.Errorf("run.js %q is not inside the plugin's folder", m.Run.JS)
+	}
+	read := e.readFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	src, err := read(filepath.Join(m.Dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, fmt.Errorf("run.js: cannot read %s: %w", rel, errors.Unwrap(err))
+	}
+	if err := Check(src, rel); err != nil {
+		return nil, err
+	}
+	return BundleFS(src, rel), nil
+}
+
+// BundleFS is the /bundle folder of an already checked bundle whose path
+// in the plugin's folder is rel: its import.meta.url is
+// file:///plugin/<rel>, so that new URL('../x.json', import.meta.url)
+// names the plugin's root files as it does under Node.
+func BundleFS(src []byte, rel string) fs.FS {
+	meta, _ := json.Marshal(map[string]string{"url": "file://" + PluginMount + "/" + escapePath(rel)})
+	return memFS{
+		MainFile:    {data: src},
+		RuntimeFile: {data: runtimeJS},
+		MetaFile:    {data: meta},
+	}
+}
+
+func escapePath(p string) string {
+	var b strings.Builder
+	for _, c := range []byte(p) {
+		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"#%<>?[\]^`+"`{|}", c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// The proc_exit codes by which an engine instance ends for a reason of its
+// own; 0 to 255 are process.exit's.
+const (
+	// ExitCrash: an uncaught exception or an unhandled rejection; the last
+	// stderr line is CrashPrefix followed by the detail.
+	ExitCrash = 1000
+	// ExitTurnTooLong: the engine's interrupt stopped a turn at its budget.
+	ExitTurnTooLong = 1001
+	// ExitOutOfMemory: QuickJS could not allocate within its limit.
+	ExitOutOfMemory = 1002
+)
+
+// CrashPrefix starts the stderr line that carries a crash's detail: the
+// exception's text and the first line of its stack.
+const CrashPrefix = "escouade: crashed: "
+
+// ExitOf says how an engine instance ended, from its proc_exit code, its
+// last lines of stderr (oldest first) and the limit of the turn it was in.
+func (e *Engine) ExitOf(code uint32, lastStderr []string, turnLimit time.Duration) transport.Exit {
+	return ExitOf(code, lastStderr, turnLimit)
+}
+
+// ExitOf is Engine.ExitOf.
+func ExitOf(code uint32, lastStderr []string, turnLimit time.Duration) transport.Exit {
+	switch code {
+	case ExitCrash:
+		return transport.Exit{Kind: transport.Trapped, Detail: crashDetail(lastStderr)}
+	case ExitTurnTooLong:
+		if turnLimit <= 0 {
+			turnLimit = transport.TurnLimit
+		}
+		return transport.Exit{Kind: transport.TurnTooLong, Limit: turnLimit}
+	case ExitOutOfMemory:
+		return transport.Exit{Kind: transport.OutOfMemory, Memory: transport.ModuleMemory}
+	}
+	return transport.Exit{Kind: transport.Exited, Code: int(code)}
+}
+
+func crashDetail(lines []string) string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if d, ok := strings.CutPrefix(lines[i], CrashPrefix); ok {
+			return d
+		}
+	}
+	return "an uncaught exception"
+}
