@@ -1,0 +1,62 @@
+package wasm
+
+import (
+	"sync"
+	"time"
+)
+
+// clock times an instance's turns: resume starts a turn with the limit of
+// now (2 s, or 500 ms while the instance holds a decision), pause ends it.
+// A turn that runs past its limit calls expired once, on the timer's
+// goroutine.
+type clock struct {
+	limitFor func() time.Duration
+	expired  func(limit time.Duration)
+
+	mu      sync.Mutex
+	timer   *time.Timer
+	running bool
+	start   time.Time
+	limit   time.Duration
+}
+
+func newClock(limitFor func() time.Duration, expired func(time.Duration)) *clock {
+	c := &clock{limitFor: limitFor, expired: expired}
+	c.timer = time.AfterFunc(time.Hour, c.fire)
+	c.timer.Stop()
+	return c
+}
+
+// resume starts a turn (turnClock).
+func (c *clock) resume() { c.begin() }
+
+// begin starts a turn and returns its limit.
+func (c *clock) begin() time.Duration {
+	limit := c.limitFor()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.running, c.start, c.limit = true, time.Now(), limit
+	c.timer.Reset(limit)
+	return limit
+}
+
+func (c *clock) pause() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.running = false
+	c.timer.Stop()
+}
+
+// fire runs when the timer goes off; a fire left from a turn that ended
+// (the timer was stopped or reset as it went off) does nothing.
+func (c *clock) fire() {
+	c.mu.Lock()
+	if !c.running || time.Since(c.start) < c.limit {
+		c.mu.Unlock()
+		return
+	}
+	c.running = false
+	limit := c.limit
+	c.mu.Unlock()
+	c.expired(limit)
+}

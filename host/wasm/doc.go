@@ -1,0 +1,26 @@
+// Package wasm is the module transport: it runs a plugin's program as a
+// WebAssembly instance inside the host (PROTOCOL §8), under wazero.
+//
+// A Transport owns one wazero.Runtime and a compile cache on disk for every
+// plugin. Each module (a run.wasm plugin's plugin.wasm, or the JS engine's
+// own module for a run.js plugin) is compiled once and instantiated at each
+// start under a unique name; the instance runs on a goroutine of its own and
+// keeps its state between turns.
+//
+//	t, err := wasm.New(ctx, wasm.Options{CacheDir: filepath.Join(home, "wasm-cache"), HostVersion: version})
+//	defer t.Close(ctx)
+//	prog, err := t.Launch(ctx, transport.LaunchSpec{Manifest: m, Stderr: stderrLine, Journal: journalLine})
+//	conn := jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{})
+//
+// Two module shapes run (§8.2). A reactor exports "escouade-turn": the
+// host appends whole lines to its stdin buffer, whose reads never block,
+// and calls the export once per batch of lines. A command is any WASI
+// preview 1 program: its "_start" runs on the instance's goroutine, and a
+// read of an empty stdin (fd_read, or poll_oneoff on a non-blocking stdin)
+// ends the turn until more input comes.
+//
+// The limits of §8.3 end an instance with a typed transport.Exit: a turn
+// past its time (TurnTooLong), a memory grown past its 64 MB
+// (OutOfMemory), a trap or a guest panic (Trapped), proc_exit (Exited).
+// The files of §8.4 are a read-only snapshot mounted at /plugin.
+package wasm

@@ -1,0 +1,76 @@
+package wasm
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing/fstest"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// pluginFiles is the snapshot of a plugin folder's root JSON files that an
+// instance sees, read-only, at /plugin (PROTOCOL §8.4): never the
+// manifest, at most each bytes a file and all bytes together; a file left
+// out is named in a "wasm" journal line. Only regular files count: a link
+// could lead out of the folder. Files go in by name, so which ones fit
+// under the total does not depend on the order the OS lists them.
+func pluginFiles(dir string, each, all int64, journal func(string)) (fstest.MapFS, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("list the plugin folder: %w", err)
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	files := fstest.MapFS{}
+	var total int64
+	for _, e := range entries {
+		name := e.Name()
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".json") || name == manifest.FileName {
+			continue
+		}
+		data, size, err := readUpTo(filepath.Join(dir, name), each)
+		switch {
+		case err != nil:
+			journal(fmt.Sprintf("%s left out of /plugin: %v", name, err))
+		case size > each:
+			journal(fmt.Sprintf("%s left out of /plugin: %s, past the limit of %s a file", name, kb(size), kb(each)))
+		case total+size > all:
+			journal(fmt.Sprintf("%s left out of /plugin: with it the files would hold %s, past the limit of %s in all", name, kb(total+size), kb(all)))
+		default:
+			total += size
+			files[name] = &fstest.MapFile{Data: data, Mode: 0o444}
+		}
+	}
+	return files, nil
+}
+
+// readUpTo reads a file of at most limit bytes; a larger one is not read,
+// only its size returned.
+func readUpTo(path string, limit int64) ([]byte, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, 0, err
+	}
+	if int64(len(data)) > limit {
+		st, err := f.Stat()
+		if err != nil {
+			return nil, 0, err
+		}
+		return nil, max(st.Size(), int64(len(data))), nil
+	}
+	return data, int64(len(data)), nil
+}
+
+// kb writes a size in KB, rounded up, so a file one byte past 256 KB does
+// not read as 256 KB.
+func kb(n int64) string {
+	return fmt.Sprintf("%d KB", (n+1023)/1024)
+}

@@ -1,0 +1,252 @@
+package wasm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+)
+
+// moduleInstance is an instantiated module (api.Module).
+type moduleInstance = api.Module
+
+// instance is one running module: a transport.Program. Its goroutine (run)
+// owns the wazero module; the other methods are safe for concurrent use.
+type instance struct {
+	t     *Transport
+	mod   *module
+	spec  transport.LaunchSpec
+	id    string
+	in    *stdin
+	out   *output
+	errs  *lineWriter
+	kept  *lastLines
+	clock *clock
+
+	// ctx is the context of every call into the module: cancelling it
+	// stops the guest at its next check (WithCloseOnContextDone) and
+	// wakes it from a sleep.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	reason transport.Exit // why the host ended it; the first cause wins
+	panic  string         // the last "panic: …" line of its stderr
+
+	done chan struct{}
+	exit transport.Exit // set before done is closed
+}
+
+var _ transport.Program = (*instance)(nil)
+
+func newInstance(t *Transport, mod *module, spec transport.LaunchSpec, n int64) *instance {
+	i := &instance{t: t, mod: mod, spec: spec, id: fmt.Sprintf("instance %d", n), done: make(chan struct{})}
+	i.kept = newLastLines(t.o.StderrKeep)
+	i.clock = newClock(i.turnLimit, i.turnTooLong)
+	i.in = newStdin(mod.shape == reactor, t.o.StdinBuffer, i.clock)
+	i.out = newOutput(t.o.StdoutBuffer, i.clock)
+	i.errs = &lineWriter{max: t.o.StderrLine, emit: i.stderrLine}
+	i.ctx, i.cancel = context.WithCancel(context.Background())
+	i.ctx = withStdin(i.ctx, i.in)
+	return i
+}
+
+func (i *instance) Stdin() io.WriteCloser { return i.in }
+func (i *instance) Stdout() io.ReadCloser { return i.out }
+func (i *instance) ID() string            { return i.id }
+func (i *instance) Done() <-chan struct{} { return i.done }
+func (i *instance) LastStderr() []string  { return i.kept.snapshot() }
+func (i *instance) String() string        { return i.id }
+
+// Exit says how the instance ended; the zero Exit while it runs.
+func (i *instance) Exit() transport.Exit {
+	select {
+	case <-i.done:
+		return i.exit
+	default:
+		return transport.Exit{}
+	}
+}
+
+// Stop closes stdin, which gives a reactor a last turn and a command an
+// EOF to exit on, and waits for the instance to end; once ctx is done it
+// closes the module, whatever it is doing.
+func (i *instance) Stop(ctx context.Context) error {
+	_ = i.in.Close()
+	select {
+	case <-i.done:
+		return nil
+	case <-ctx.Done():
+	}
+	i.kill()
+	<-i.done
+	return nil
+}
+
+// killed is how an instance the host ended from outside ends: as a
+// process a SIGKILL ended.
+var killed = transport.Exit{Kind: transport.Signalled, Signal: "killed"}
+
+func (i *instance) kill() { i.end(killed) }
+
+// end ends the instance for why, unless something else did first.
+func (i *instance) end(why transport.Exit) {
+	i.mu.Lock()
+	if i.reason.Kind == transport.Running {
+		i.reason = why
+	}
+	i.mu.Unlock()
+	i.cancel()
+	i.in.abort()
+	i.out.end()
+}
+
+func (i *instance) turnTooLong(limit time.Duration) {
+	i.end(transport.Exit{Kind: transport.TurnTooLong, Limit: limit})
+}
+
+func (i *instance) outOfMemory(uint64) {
+	i.end(transport.Exit{Kind: transport.OutOfMemory, Memory: i.t.o.Memory})
+}
+
+// turnLimit is the limit of a turn starting now (PROTOCOL §8.3).
+func (i *instance) turnLimit() time.Duration {
+	if i.spec.HoldsDecision != nil && i.spec.HoldsDecision() {
+		return i.t.o.DecisionTurnLimit
+	}
+	return i.t.o.TurnLimit
+}
+
+func (i *instance) stderrLine(line string) {
+	i.kept.add(line)
+	if isPanicLine(line) {
+		i.mu.Lock()
+		i.panic = line
+		i.mu.Unlock()
+	}
+	if i.spec.Stderr != nil {
+		i.spec.Stderr(line)
+	}
+}
+
+// isPanicLine reports whether a stderr line says the guest's runtime gave
+// up: a Go panic or fatal error, a Rust panic.
+func isPanicLine(line string) bool {
+	return strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ") ||
+		strings.HasPrefix(line, "thread '") && strings.Contains(line, "' panicked at ")
+}
+
+// run is the instance's goroutine, from instantiation to the end.
+func (i *instance) run(life context.Context, cfg wazero.ModuleConfig, started chan<- error) {
+	defer close(i.done)
+	defer i.cancel()
+	stopWatching := context.AfterFunc(life, i.kill)
+	defer stopWatching()
+	mod, err := i.instantiate(cfg)
+	started <- err
+	if err != nil {
+		i.exit = transport.Exit{Kind: transport.Trapped, Detail: err.Error()}
+		i.finish()
+		return
+	}
+	var exit transport.Exit
+	if i.mod.shape == reactor {
+		exit = i.serveReactor(mod)
+	} else {
+		exit = i.exitOf(i.call(mod.ExportedFunction(startExport), nil))
+	}
+	i.clock.pause()
+	_ = mod.Close(context.Background())
+	i.exit = exit
+	i.finish()
+}
+
+// finish hands on what is left of stderr and ends stdin and stdout.
+func (i *instance) finish() {
+	i.errs.flush()
+	i.in.abort()
+	i.out.end()
+}
+
+// serveReactor runs _initialize, then a turn per batch of lines, and a
+// last turn once stdin is closed.
+func (i *instance) serveReactor(mod moduleInstance) transport.Exit {
+	if init := mod.ExportedFunction(initializeExport); init != nil {
+		if err := i.call(init, nil); err != nil {
+			return i.exitOf(err)
+		}
+	}
+	t := turn{fn: mod.ExportedFunction(turnExport), budget: mod.ExportedFunction(budgetExport), stack: make([]uint64, 1)}
+	for {
+		run, last := i.in.next()
+		if !run {
+			return i.exitOf(nil)
+		}
+		if err := i.turn(t); err != nil || last {
+			return i.exitOf(err)
+		}
+	}
+}
+
+// turn is a reactor's exports, with a stack reused by every call.
+type turn struct {
+	fn, budget api.Function
+	stack      []uint64
+}
+
+// turn tells the module its budget, then runs escouade-turn.
+func (i *instance) turn(t turn) error {
+	limit := i.clock.begin()
+	defer i.clock.pause()
+	if t.budget != nil {
+		t.stack[0] = uint64(limit.Milliseconds())
+		if err := t.budget.CallWithStack(i.ctx, t.stack); err != nil {
+			return err
+		}
+	}
+	return t.fn.CallWithStack(i.ctx, t.stack)
+}
+
+// call runs fn in a turn; a command's stdin reads end and start turns
+// inside it.
+func (i *instance) call(fn api.Function, stack []uint64) error {
+	i.clock.begin()
+	defer i.clock.pause()
+	return fn.CallWithStack(i.ctx, stack)
+}
+
+// exitOf says how the instance ended, err being what its last call
+// returned: the host's reason first (a turn past its time, the memory
+// limit, a kill), then proc_exit, a guest panic, a trap.
+func (i *instance) exitOf(err error) transport.Exit {
+	i.errs.flush()
+	i.mu.Lock()
+	reason, panicLine := i.reason, i.panic
+	i.mu.Unlock()
+	if reason.Kind != transport.Running {
+		return reason
+	}
+	var exit *sys.ExitError
+	switch {
+	case err == nil:
+		return transport.Exit{Kind: transport.Exited}
+	case errors.As(err, &exit) && exit.ExitCode() == 0:
+		return transport.Exit{Kind: transport.Exited}
+	case panicLine == "fatal error: out of memory":
+		return transport.Exit{Kind: transport.OutOfMemory, Memory: i.t.o.Memory}
+	case panicLine != "":
+		return transport.Exit{Kind: transport.Trapped, Detail: panicLine}
+	case errors.As(err, &exit):
+		return transport.Exit{Kind: transport.Exited, Code: int(exit.ExitCode())}
+	}
+	return transport.Exit{Kind: transport.Trapped, Detail: firstLine(err.Error())}
+}

@@ -1,0 +1,121 @@
+package wasm
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// Mount points of an instance's file system.
+const (
+	// PluginMount holds the plugin's root JSON files (PROTOCOL §8.4).
+	PluginMount = "/plugin"
+	// BundleMount holds a run.js plugin's bundle, for the JS engine.
+	BundleMount = "/bundle"
+)
+
+// Launch starts an instance of the plugin's module: compiled if it is not
+// yet, its files snapshot, instantiated on a goroutine of its own. An
+// error says why it cannot run, as the journal's stop reason does ("its
+// module imports env.foo, which Escouade does not provide"). Cancelling
+// ctx ends the instance.
+func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (transport.Program, error) {
+	m := spec.Manifest
+	if m == nil {
+		return nil, fmt.Errorf("no manifest to launch")
+	}
+	journal := journalOf(spec)
+	mod, err := t.module(ctx, m, func(line string) { journal(line) })
+	if err != nil {
+		return nil, err
+	}
+	fsc, err := t.mounts(m, journal)
+	if err != nil {
+		return nil, err
+	}
+	n := t.nextID()
+	i := newInstance(t, mod, spec, n)
+	cfg := wazero.NewModuleConfig().
+		WithName(fmt.Sprintf("%s#%d", m.ID, n)).
+		WithArgs(argv0(m)).
+		WithStartFunctions().
+		WithStdin(i.in).WithStdout(i.out).WithStderr(i.errs).
+		WithFSConfig(fsc).
+		WithSysWalltime().WithSysNanotime().WithNanosleep(i.sleep).
+		WithRandSource(rand.Reader)
+	started := make(chan error, 1)
+	go i.run(ctx, cfg, started)
+	if err := <-started; err != nil {
+		return nil, err
+	}
+	return i, nil
+}
+
+// journalOf returns the spec's journal for "wasm" lines, or one that
+// writes nothing.
+func journalOf(spec transport.LaunchSpec) func(string) {
+	if spec.Journal == nil {
+		return func(string) {}
+	}
+	return func(line string) { spec.Journal("wasm", line) }
+}
+
+// mounts is an instance's file system: /plugin, and /bundle for run.js.
+func (t *Transport) mounts(m *manifest.Manifest, journal func(string)) (wazero.FSConfig, error) {
+	files, err := pluginFiles(m.Dir, t.o.FileLimit, t.o.FilesLimit, journal)
+	if err != nil {
+		return nil, err
+	}
+	fsc := wazero.NewFSConfig().WithFSMount(files, PluginMount)
+	if m.Run.Kind() != manifest.RunJS {
+		return fsc, nil
+	}
+	bundle, err := t.o.JS.Bundle(m)
+	if err != nil {
+		return nil, err
+	}
+	return fsc.WithFSMount(bundle, BundleMount), nil
+}
+
+// argv0 is a module's only argument: what it runs.
+func argv0(m *manifest.Manifest) string {
+	if m.Run.Kind() == manifest.RunJS {
+		return BundleMount + "/plugin.mjs"
+	}
+	return ModuleFile
+}
+
+// instantiate makes the instance's module on its goroutine. A module
+// whose memory starts past the limit makes wazero panic on the nil the
+// allocator returns: that is an error here.
+func (i *instance) instantiate(cfg wazero.ModuleConfig) (mod moduleInstance, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("its module needs more memory at start than its limit of %d MB", i.t.o.Memory>>20)
+		}
+	}()
+	ctx := experimental.WithMemoryAllocator(i.ctx, memoryAllocator{limit: i.t.o.Memory, refused: i.outOfMemory})
+	m, err := i.mod.rt.r.InstantiateModule(ctx, i.mod.compiled, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("its module does not start: %s", firstLine(err.Error()))
+	}
+	return m, nil
+}
+
+// sleep is the module's nanosleep: real time, cut short when the instance
+// ends.
+func (i *instance) sleep(ns int64) {
+	t := time.NewTimer(time.Duration(ns))
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-i.ctx.Done():
+	}
+}

@@ -1,0 +1,243 @@
+package wasm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// Files of a run.wasm plugin (PROTOCOL §8.1).
+const (
+	// ModuleFile is the module beside the manifest.
+	ModuleFile = "plugin.wasm"
+	// VersionFile, at the root of a plugin from the store, holds the
+	// module's SHA-256 in hex: {"sha256": "<64 hex digits>"}. The host
+	// checks it before compiling.
+	VersionFile = "version.json"
+)
+
+// module is a compiled module, compiled once per Transport.
+type module struct {
+	ready    chan struct{} // closed once compiled or failed
+	err      error
+	compiled wazero.CompiledModule
+	shape    shape
+	rt       *wazeroRuntime
+	users    int // plugin folders whose module it is now
+}
+
+// moduleKey tells compiled modules apart: by their bytes' SHA-256, per
+// runtime (the JS engine's may be another).
+type moduleKey struct {
+	hash string
+	rt   *wazeroRuntime
+}
+
+// source is what a manifest runs: a module's bytes, on a runtime.
+type source struct {
+	name  string // for progress lines: "plugin.wasm", "the JS engine"
+	bytes []byte
+	rt    *wazeroRuntime
+}
+
+// module returns the plugin's compiled module, compiling it the first
+// time its bytes are seen.
+func (t *Transport) module(ctx context.Context, m *manifest.Manifest, progress func(string)) (*module, error) {
+	src, err := t.source(m)
+	if err != nil {
+		return nil, err
+	}
+	key := moduleKey{hash: digest(src.bytes), rt: src.rt}
+	mod, fresh, err := t.entry(m.Dir, key)
+	if err != nil {
+		return nil, err
+	}
+	if fresh {
+		t.compile(ctx, mod, src, progress)
+	}
+	select {
+	case <-mod.ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if mod.err != nil {
+		t.forget(key, mod)
+		return nil, mod.err
+	}
+	return mod, nil
+}
+
+// source reads the module a manifest runs.
+func (t *Transport) source(m *manifest.Manifest) (source, error) {
+	switch m.Run.Kind() {
+	case manifest.RunWASM:
+		b, err := os.ReadFile(filepath.Join(m.Dir, ModuleFile))
+		if errors.Is(err, fs.ErrNotExist) {
+			return source{}, fmt.Errorf("its folder has no %s", ModuleFile)
+		} else if err != nil {
+			return source{}, fmt.Errorf("read %s: %w", ModuleFile, err)
+		}
+		if err := checkVersionFile(m.Dir, b); err != nil {
+			return source{}, err
+		}
+		return source{name: ModuleFile, bytes: b, rt: t.rt}, nil
+	case manifest.RunJS:
+		if t.o.JS == nil {
+			return source{}, errors.New("this Escouade has no JS engine to run run.js")
+		}
+		return source{name: "the JS engine", bytes: t.o.JS.Module(), rt: t.js}, nil
+	}
+	return source{}, fmt.Errorf("its program is not a module (run is %q)", m.Run.Kind())
+}
+
+// checkVersionFile compares the module with the SHA-256 of version.json,
+// when the plugin has one.
+func checkVersionFile(dir string, module []byte) error {
+	b, err := os.ReadFile(filepath.Join(dir, VersionFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	} else if err != nil {
+		return fmt.Errorf("read %s: %w", VersionFile, err)
+	}
+	var v struct {
+		SHA256 string `json:"sha256"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil || v.SHA256 == "" {
+		return fmt.Errorf(`%s does not hold {"sha256": "<hex>"}`, VersionFile)
+	}
+	got := digest(module)
+	if want := strings.ToLower(v.SHA256); want != got {
+		return fmt.Errorf("%s does not match %s: its SHA-256 is %s, %s says %s", ModuleFile, VersionFile, got, VersionFile, want)
+	}
+	return nil
+}
+
+// entry finds or makes the module of key, and makes it the module of the
+// plugin folder dir; a module no folder uses any more is closed. fresh
+// says the caller is to compile it.
+func (t *Transport) entry(dir string, key moduleKey) (mod *module, fresh bool, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return nil, false, ErrClosed
+	}
+	mod, ok := t.modules[key]
+	if !ok {
+		mod = &module{ready: make(chan struct{}), rt: key.rt}
+		t.modules[key] = mod
+		fresh = true
+	}
+	if old, had := t.current[dir]; !had || old != key {
+		t.current[dir] = key
+		mod.users++
+		if had {
+			t.releaseLocked(old)
+		}
+	}
+	return mod, fresh, nil
+}
+
+// releaseLocked drops a folder's use of a module and closes it when none
+// is left. Instances of it keep running (wazero allows closing a compiled
+// module under them).
+func (t *Transport) releaseLocked(key moduleKey) {
+	mod := t.modules[key]
+	if mod == nil {
+		return
+	}
+	if mod.users--; mod.users > 0 {
+		return
+	}
+	delete(t.modules, key)
+	go func() {
+		<-mod.ready
+		if mod.compiled != nil {
+			_ = mod.compiled.Close(context.Background())
+		}
+	}()
+}
+
+// forget drops a module that failed, so a fixed plugin compiles again.
+func (t *Transport) forget(key moduleKey, mod *module) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.modules[key] == mod {
+		delete(t.modules, key)
+		for dir, k := range t.current {
+			if k == key {
+				delete(t.current, dir)
+			}
+		}
+	}
+}
+
+// compile compiles src into mod and checks it, saying so through progress
+// when it lasts past Options.ProgressAfter.
+func (t *Transport) compile(ctx context.Context, mod *module, src source, progress func(string)) {
+	defer close(mod.ready)
+	t.compiles.Add(1)
+	cm, err := t.compileShowing(ctx, src, progress)
+	if err != nil {
+		mod.err = fmt.Errorf("its module does not compile: %s", firstLine(err.Error()))
+		return
+	}
+	if mod.shape, mod.err = checkModule(cm, src.rt.have, t.o.Memory); mod.err != nil {
+		_ = cm.Close(ctx)
+		return
+	}
+	mod.compiled = cm
+}
+
+// compileShowing compiles src; past Options.ProgressAfter it says what it
+// compiles, then, once done, how long it took.
+func (t *Transport) compileShowing(ctx context.Context, src source, progress func(string)) (wazero.CompiledModule, error) {
+	type result struct {
+		cm  wazero.CompiledModule
+		err error
+	}
+	done := make(chan result, 1)
+	began := time.Now()
+	go func() {
+		cm, err := src.rt.r.CompileModule(ctx, src.bytes)
+		done <- result{cm, err}
+	}()
+	slow := time.NewTimer(t.o.ProgressAfter)
+	defer slow.Stop()
+	select {
+	case r := <-done:
+		return r.cm, r.err
+	case <-slow.C:
+	}
+	if progress != nil {
+		progress(fmt.Sprintf("compiling %s (%s)…", src.name, sizeText(len(src.bytes))))
+	}
+	r := <-done
+	if progress != nil {
+		progress(fmt.Sprintf("compiled %s in %s", src.name, time.Since(began).Round(time.Millisecond)))
+	}
+	return r.cm, r.err
+}
+
+func sizeText(n int) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d KB", (n+1023)>>10)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,100 @@
+package wasm
+
+import (
+	"io/fs"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// Options configure a Transport. The zero value of each field means the
+// documented default: the limits of PROTOCOL §8.3 and §8.4.
+type Options struct {
+	// CacheDir keeps compiled code between runs: "<home>/wasm-cache". The
+	// code lives in a folder per host version under it, so an update of
+	// the host recompiles. Empty compiles in memory only.
+	CacheDir string
+	// HostVersion names the cache folder; empty is "dev".
+	HostVersion string
+	// JS runs run.js plugins; nil refuses them.
+	JS Engine
+	// JSWithoutCloseOnContextDone runs the JS engine's instances on a
+	// second runtime compiled without wazero's termination checks, for an
+	// engine that stops its own runaway turns (escouade-budget). The
+	// transport still ends such an instance at the turn limit, but only
+	// once the engine returns. Default: the same runtime as every module.
+	JSWithoutCloseOnContextDone bool
+
+	// Memory is the linear memory of an instance; default 64 MB.
+	Memory uint64
+	// TurnLimit and DecisionTurnLimit bound a turn, the second while the
+	// instance holds a decision; defaults 2 s and 500 ms.
+	TurnLimit, DecisionTurnLimit time.Duration
+	// FileLimit and FilesLimit bound the root JSON files given at /plugin,
+	// each and in all; defaults 256 KB and 1 MB.
+	FileLimit, FilesLimit int64
+	// StdinBuffer is how many bytes of lines wait for an instance to read
+	// them before a write to its Stdin waits; default 16 MiB. A line is
+	// always taken whole, whatever its length.
+	StdinBuffer int
+	// StdoutBuffer is how many bytes an instance may write that the host
+	// has not read before its write waits (its turn clock stopped);
+	// default 16 MiB.
+	StdoutBuffer int
+	// StderrKeep is how many stderr lines LastStderr keeps; default 20.
+	StderrKeep int
+	// StderrLine is the longest stderr line handed on whole; longer ones
+	// are cut in pieces of that size. Default 64 KiB.
+	StderrLine int
+	// ProgressAfter is how long a compile runs before a progress line says
+	// so; default 500 ms.
+	ProgressAfter time.Duration
+}
+
+// Engine is a JS runtime built to WebAssembly (package jsrt provides one):
+// a run.js plugin is an instance of its module with the plugin's bundle
+// mounted read-only at /bundle, main file /bundle/plugin.mjs.
+type Engine interface {
+	// Module is the engine's own module, a reactor; it is compiled once
+	// and cached like any module.
+	Module() []byte
+	// Bundle is the plugin's checked bundle; an error's text is the
+	// reason the plugin does not start.
+	Bundle(m *manifest.Manifest) (fs.FS, error)
+}
+
+const (
+	defaultFileLimit     = 256 << 10
+	defaultFilesLimit    = 1 << 20
+	defaultStdinBuffer   = 16 << 20
+	defaultStdoutBuffer  = 16 << 20
+	defaultStderrKeep    = 20
+	defaultStderrLine    = 64 << 10
+	defaultProgressAfter = 500 * time.Millisecond
+	defaultHostVersion   = "dev"
+)
+
+// withDefaults returns o with every zero field set to its default.
+func (o Options) withDefaults() Options {
+	o.Memory = orDefault(o.Memory, transport.ModuleMemory)
+	o.TurnLimit = orDefault(o.TurnLimit, transport.TurnLimit)
+	o.DecisionTurnLimit = orDefault(o.DecisionTurnLimit, transport.DecisionTurnLimit)
+	o.FileLimit = orDefault(o.FileLimit, defaultFileLimit)
+	o.FilesLimit = orDefault(o.FilesLimit, defaultFilesLimit)
+	o.StdinBuffer = orDefault(o.StdinBuffer, defaultStdinBuffer)
+	o.StdoutBuffer = orDefault(o.StdoutBuffer, defaultStdoutBuffer)
+	o.StderrKeep = orDefault(o.StderrKeep, defaultStderrKeep)
+	o.StderrLine = orDefault(o.StderrLine, defaultStderrLine)
+	o.ProgressAfter = orDefault(o.ProgressAfter, defaultProgressAfter)
+	o.HostVersion = orDefault(o.HostVersion, defaultHostVersion)
+	return o
+}
+
+func orDefault[T comparable](v, def T) T {
+	var zero T
+	if v == zero {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,144 @@
+package wasm
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tetratelabs/wazero"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// Transport runs modules; it implements transport.Transport. It owns one
+// wazero.Runtime (two when Options.JSWithoutCloseOnContextDone) and the
+// compile cache; Close releases them. Its methods are safe for concurrent
+// use.
+type Transport struct {
+	o     Options
+	cache wazero.CompilationCache
+	rt    *wazeroRuntime // every module
+	js    *wazeroRuntime // the JS engine's: rt unless it runs without checks
+
+	mu      sync.Mutex
+	modules map[moduleKey]*module
+	current map[string]moduleKey // plugin folder → its module now
+	closed  bool
+
+	instances atomic.Int64 // numbers the instances: "instance N"
+	compiles  atomic.Int64 // modules compiled (a cache hit on disk counts too)
+}
+
+// wazeroRuntime is a wazero.Runtime with the host modules instantiated in it.
+type wazeroRuntime struct {
+	r    wazero.Runtime
+	have provided
+}
+
+var _ transport.Transport = (*Transport)(nil)
+
+// ErrClosed is returned by a Transport used after Close.
+var ErrClosed = errors.New("wasm transport closed")
+
+// New makes a Transport. Compiled code is kept under
+// o.CacheDir/<host version>/.
+func New(ctx context.Context, o Options) (*Transport, error) {
+	o = o.withDefaults()
+	t := &Transport{o: o, modules: map[moduleKey]*module{}, current: map[string]moduleKey{}}
+	var err error
+	if t.cache, err = newCache(o); err != nil {
+		return nil, err
+	}
+	if t.rt, err = newRuntime(ctx, t.cache, true); err != nil {
+		_ = t.cache.Close(ctx)
+		return nil, err
+	}
+	t.js = t.rt
+	if o.JSWithoutCloseOnContextDone {
+		if t.js, err = newRuntime(ctx, t.cache, false); err != nil {
+			_ = t.rt.r.Close(ctx)
+			_ = t.cache.Close(ctx)
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// CacheFolder is where compiled code is kept for a host version: a new
+// version starts an empty folder, so an update of the host recompiles.
+func CacheFolder(cacheDir, hostVersion string) string {
+	v := strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' {
+			return '_'
+		}
+		return r
+	}, orDefault(hostVersion, defaultHostVersion))
+	return filepath.Join(cacheDir, "host-"+v)
+}
+
+func newCache(o Options) (wazero.CompilationCache, error) {
+	if o.CacheDir == "" {
+		return wazero.NewCompilationCache(), nil
+	}
+	c, err := wazero.NewCompilationCacheWithDir(CacheFolder(o.CacheDir, o.HostVersion))
+	if err != nil {
+		return nil, fmt.Errorf("open the WASM compile cache: %w", err)
+	}
+	return c, nil
+}
+
+// newRuntime makes a runtime. checks compiles modules with wazero's
+// termination checks, which let the host stop a runaway turn.
+func newRuntime(ctx context.Context, cache wazero.CompilationCache, checks bool) (*wazeroRuntime, error) {
+	cfg := wazero.NewRuntimeConfig().
+		WithCloseOnContextDone(checks).
+		WithCompilationCache(cache)
+	r := wazero.NewRuntimeWithConfig(ctx, cfg)
+	have, err := instantiateHostModules(ctx, r)
+	if err != nil {
+		_ = r.Close(ctx)
+		return nil, err
+	}
+	return &wazeroRuntime{r: r, have: have}, nil
+}
+
+// Close closes every instance still running, the compiled modules and the
+// runtimes. The cache on disk stays.
+func (t *Transport) Close(ctx context.Context) error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	t.mu.Unlock()
+	err := t.rt.r.Close(ctx)
+	if t.js != t.rt {
+		err = errors.Join(err, t.js.r.Close(ctx))
+	}
+	return errors.Join(err, t.cache.Close(ctx))
+}
+
+// Precompile compiles the plugin's module into the cache (install, build,
+// a first start), checking version.json and the module's imports and
+// shape first. A compile that lasts shows progress: a line saying what is
+// compiled, then one with its time. progress may be nil.
+func (t *Transport) Precompile(ctx context.Context, m *manifest.Manifest, progress func(string)) error {
+	_, err := t.module(ctx, m, progress)
+	return err
+}
+
+// nextID numbers an instance.
+func (t *Transport) nextID() int64 { return t.instances.Add(1) }
+
+func digest(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
