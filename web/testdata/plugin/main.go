@@ -88,6 +88,11 @@ func serve(m message) {
 	case "fixture/secret":
 		// The host's answer goes back as is, its error code included.
 		a := ask("secrets/get", map[string]string{"key": p.Key})
+		var value string
+		if json.Unmarshal(a.Result, &value) == nil && value != "" {
+			// A careless plugin: the journal must mask it.
+			fmt.Fprintln(os.Stderr, "got the secret "+value)
+		}
 		send(message{ID: m.ID, Result: a.Result, Error: a.Error})
 	case "fixture/settings":
 		a := ask("settings/get", map[string]any{})

@@ -1,0 +1,199 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
+	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// fixtureBin is the plugin of testdata/plugin, built once for the tests.
+var fixtureBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "web-fixture-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fixtureBin = filepath.Join(dir, "plugin")
+	if err := testutil.GoBuild("./testdata/plugin", fixtureBin); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+const fixtureID = "dev.escouade.fixture.view"
+
+// fixtureManifest is the manifest of the view's fixture plugin; version
+// and extra permissions vary by test.
+func fixtureManifest(version string, secrets ...string) string {
+	if len(secrets) == 0 {
+		secrets = []string{"token", "other"}
+	}
+	list, _ := json.Marshal(secrets)
+	return `{
+  "id": "` + fixtureID + `",
+  "name": {"en": "View fixture", "fr": "Banc de la vue"},
+  "version": "` + version + `",
+  "description": "A plugin the Plugins view's tests install.",
+  "escouade": {"api": "1"},
+  "run": {"command": ["./plugin"]},
+  "activation": ["onCall"],
+  "permissions": {"secrets": ` + string(list) + `},
+  "contributes": {"settings": {
+    "greeting": {"type": "string", "default": "hello", "label": {"en": "Greeting", "fr": "Salutation"}, "description": "How the plugin greets."},
+    "retries": {"type": "integer", "default": 3, "label": "Retries"},
+    "ratio": {"type": "number", "label": "Ratio"},
+    "mode": {"type": "enum", "enum": ["fast", "slow"], "default": "fast", "label": "Mode"},
+    "verbose": {"type": "boolean", "default": false, "label": "Verbose"},
+    "apiKey": {"type": "secret", "label": "API key"}
+  }}
+}`
+}
+
+// pluginFolder writes a plugin folder with the fixture program.
+func pluginFolder(t *testing.T, manifestText string) string {
+	t.Helper()
+	dir := t.TempDir()
+	bin, err := os.ReadFile(fixtureBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "plugin"), bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, manifest.FileName), []byte(manifestText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// view is a running Plugins view on a loopback port.
+type view struct {
+	t    *testing.T
+	srv  *Server
+	home string
+	kc   keychain.Keychain
+	base string // http://127.0.0.1:port
+}
+
+func (v *view) url() string { return URL(strings.TrimPrefix(v.base, "http://"), v.srv.Secret()) }
+
+type viewOption func(*Options)
+
+// startView starts a view over home (a new one when empty), with an
+// in-memory keychain.
+func startView(t *testing.T, home string, opts ...viewOption) *view {
+	t.Helper()
+	if home == "" {
+		home = t.TempDir()
+	}
+	kc := keychain.NewMemory()
+	o := Options{Host: host.Options{Home: home, Keychain: kc, StopGrace: 200 * time.Millisecond}}
+	for _, f := range opts {
+		f(&o)
+	}
+	srv, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := &http.Server{Handler: srv}
+	go hs.Serve(ln)
+	t.Cleanup(func() {
+		srv.Close(context.Background())
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		hs.Shutdown(ctx)
+	})
+	return &view{t: t, srv: srv, home: home, kc: kc, base: "http://" + ln.Addr().String()}
+}
+
+// installed records a plugin in the registry of home as the CLI's install
+// does, everything it asks granted.
+func installed(t *testing.T, home, dir string) {
+	t.Helper()
+	m, err := manifest.Load(dir, manifest.LoadOptions{AppVersion: host.AppVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := registry.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Put(registry.Entry{ID: m.ID, Dir: dir, Version: m.Version, Granted: m.Permissions})
+	if err := reg.Save(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// call makes the app's call to the plugin and returns its outcome.
+func (v *view) call(method string, params any) host.Outcome {
+	v.t.Helper()
+	p, ok := v.srv.Host().Plugin(fixtureID)
+	if !ok {
+		v.t.Fatalf("the host has no plugin %s", fixtureID)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), scaled(30*time.Second))
+	defer cancel()
+	return p.Call(ctx, method, params)
+}
+
+// scaled is a real-time bound, generous for a loaded machine.
+func scaled(d time.Duration) time.Duration { return 3 * d }
+
+// post sends a form to the view as the page's script does.
+func (v *view) post(path string, form url.Values, header map[string]string) *http.Response {
+	v.t.Helper()
+	req, err := http.NewRequest(http.MethodPost, v.base+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for k, val := range header {
+		req.Header.Set(k, val)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return res
+}
+
+func (v *view) registry() *registry.Registry {
+	v.t.Helper()
+	reg, err := registry.Open(v.home)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	return reg
+}
+
+func (v *view) plugin() *host.Plugin {
+	v.t.Helper()
+	p, ok := v.srv.Host().Plugin(fixtureID)
+	if !ok {
+		v.t.Fatalf("the host has no plugin %s", fixtureID)
+	}
+	return p
+}
