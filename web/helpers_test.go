@@ -9,7 +9,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,6 +94,9 @@ type view struct {
 	home string
 	kc   keychain.Keychain
 	base string // http://127.0.0.1:port
+
+	mu   sync.Mutex
+	seen []exchange
 }
 
 func (v *view) url() string { return URL(strings.TrimPrefix(v.base, "http://"), v.srv.Secret()) }
@@ -118,7 +123,8 @@ func startView(t *testing.T, home string, opts ...viewOption) *view {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := &http.Server{Handler: srv}
+	v := &view{t: t, srv: srv, home: home, kc: kc, base: "http://" + ln.Addr().String()}
+	hs := &http.Server{Handler: v.record(srv)}
 	go hs.Serve(ln)
 	t.Cleanup(func() {
 		srv.Close(context.Background())
@@ -126,8 +132,43 @@ func startView(t *testing.T, home string, opts ...viewOption) *view {
 		defer cancel()
 		hs.Shutdown(ctx)
 	})
-	return &view{t: t, srv: srv, home: home, kc: kc, base: "http://" + ln.Addr().String()}
+	return v
 }
+
+// exchange is a request the view answered, as the tests see it.
+type exchange struct {
+	method, path string
+	status       int
+}
+
+// record notes every exchange with the view.
+func (v *view) record(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		h.ServeHTTP(sw, r)
+		v.mu.Lock()
+		v.seen = append(v.seen, exchange{r.Method, r.URL.Path, sw.status})
+		v.mu.Unlock()
+	})
+}
+
+func (v *view) exchanges() []exchange {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return slices.Clone(v.seen)
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	w.status = code
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 
 // installed records a plugin in the registry of home as the CLI's install
 // does, everything it asks granted.
@@ -196,4 +237,22 @@ func (v *view) plugin() *host.Plugin {
 		v.t.Fatalf("the host has no plugin %s", fixtureID)
 	}
 	return p
+}
+
+// startServer serves h on a loopback port of its own: another origin.
+func startServer(t *testing.T, h http.Handler) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String() + "/"
+}
+
+func quoteJS(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
