@@ -1,0 +1,347 @@
+package examples_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/google/go-cmp/cmp"
+)
+
+// The JS examples are run.js bundles: dist/plugin.mjs, built with the SDK
+// (hello-js) or written by hand (hand-js). Until the host's run.js engine
+// runs them in WASM, these tests run the same bundle under node as a
+// process, through the real host, with a manifest whose run is the node
+// command: the answers must be the same once the engine runs them.
+
+// jsRun is one way of running a JS example's bundle.
+type jsRun struct {
+	name string
+	// manifest turns the example's manifest into the one the host runs.
+	manifest func(m *manifest.Manifest) *manifest.Manifest
+	// skip says why this run cannot happen here, or "".
+	skip func() string
+}
+
+// jsRuns lists the ways a bundle runs. The WASM run joins this list when
+// the host launches run.js: the manifest unchanged, and host options whose
+// Launch is the WASM transport with the JS engine.
+var jsRuns = []jsRun{{
+	name: "node",
+	manifest: func(m *manifest.Manifest) *manifest.Manifest {
+		asProcess := *m
+		asProcess.Run = &manifest.Run{Command: []string{"node", m.Run.JS}}
+		return &asProcess
+	},
+	skip: func() string {
+		if _, err := exec.LookPath("node"); err != nil {
+			return "node is not installed, so the JS examples cannot run as processes here"
+		}
+		return ""
+	},
+}}
+
+// loadJS loads a JS example's manifest and checks it names a run.js bundle.
+func loadJS(t *testing.T, dir string) *manifest.Manifest {
+	t.Helper()
+	m, err := manifest.Load(dir, manifest.LoadOptions{})
+	if err != nil {
+		t.Fatalf("manifest.Load(%s): %v", dir, err)
+	}
+	if m.Run.Kind() != manifest.RunJS || m.Run.JS != "dist/plugin.mjs" {
+		t.Fatalf("%s: run is %+v, want {js: dist/plugin.mjs}", dir, m.Run)
+	}
+	return m
+}
+
+// jsHost runs a JS example through the host: it returns the plugin, its
+// program started at the first call.
+func jsHost(t *testing.T, run jsRun, dir string, cfg host.Config, secret string) *host.Plugin {
+	t.Helper()
+	if why := run.skip(); why != "" {
+		t.Skip(why)
+	}
+	m := run.manifest(loadJS(t, dir))
+	kc := keychain.NewMemory()
+	if secret != "" {
+		if err := kc.Set(keychain.Service, keychain.PluginName(m.ID, "token"), secret); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := host.New(host.Options{Home: t.TempDir(), Keychain: kc, StopGrace: 200 * time.Millisecond})
+	p, err := h.Add(m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := h.Close(context.Background()); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+		journalLacksTag(t, p, "crash")
+	})
+	return p
+}
+
+// result calls method and decodes its result; anything else fails the test.
+func result(t *testing.T, p *host.Plugin, method string, params any) any {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	o := p.Call(ctx, method, params)
+	if o.IsDefault() || o.Error != nil {
+		t.Fatalf("%s: %+v (error %v); journal:\n%s", method, o, o.Error, journalText(p))
+	}
+	var v any
+	if err := json.Unmarshal(o.Result, &v); err != nil {
+		t.Fatalf("%s answered %s: %v", method, o.Result, err)
+	}
+	return v
+}
+
+// errorCode calls method and returns the code of its error answer.
+func errorCode(t *testing.T, p *host.Plugin, method string, params any) int64 {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	o := p.Call(ctx, method, params)
+	if o.Error == nil {
+		t.Fatalf("%s %v: %+v, want an error", method, params, o)
+	}
+	return o.Error.Code
+}
+
+func journalText(p *host.Plugin) string {
+	lines, _ := p.Journal().Tail(500)
+	return strings.Join(lines, "\n")
+}
+
+// journalWaits waits for a journal line with that tag holding text: the
+// journal is written as the host reads the program's lines.
+func journalWaits(t *testing.T, p *host.Plugin, tag, text string) {
+	t.Helper()
+	deadline := time.Now().Add(testTimeout)
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		lines, _ := p.Journal().Tail(500)
+		for _, l := range lines {
+			if _, rest, ok := strings.Cut(l, " "); ok && strings.HasPrefix(rest, tag+" ") && strings.Contains(rest, text) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no journal line %s %q; journal:\n%s", tag, text, journalText(p))
+		}
+		<-tick.C
+	}
+}
+
+func journalLacksTag(t *testing.T, p *host.Plugin, tag string) {
+	t.Helper()
+	lines, _ := p.Journal().Tail(500)
+	for _, l := range lines {
+		if _, rest, ok := strings.Cut(l, " "); ok && strings.HasPrefix(rest, tag+" ") {
+			t.Errorf("journal line %q", l)
+		}
+	}
+}
+
+// TestHelloJS plays the app against hello-js through the host: greet with
+// default and chosen settings, a secret, a log, a timer, a fetch, an
+// event, refusals, then Close, which sends shutdown.
+func TestHelloJS(t *testing.T) {
+	for _, run := range jsRuns {
+		t.Run(run.name, func(t *testing.T) {
+			t.Run("defaults", func(t *testing.T) {
+				p := jsHost(t, run, "hello-js", host.Config{}, "hunter2")
+				want := map[string]any{"text": "Hello, Ada!", "emoji": "👋", "token": true, "waited": float64(0)}
+				if diff := cmp.Diff(want, result(t, p, "hello/greet", map[string]any{"name": "Ada"})); diff != "" {
+					t.Errorf("hello/greet (-want +got):\n%s", diff)
+				}
+				journalWaits(t, p, "log.info", "greeted Ada")
+				journalWaits(t, p, "stderr", "hello-js: greeting Ada")
+				journalWaits(t, p, "secret", "token")
+				if strings.Contains(journalText(p), "hunter2") {
+					t.Errorf("the journal shows the secret:\n%s", journalText(p))
+				}
+				checkHelloRefusals(t, p)
+				p.Fact("ticket.column", map[string]string{"ticket": "T-1", "column": "done"})
+				journalWaits(t, p, "log.info", `ticket.column: {"column":"done","ticket":"T-1"}`)
+			})
+			t.Run("settings and a timer", func(t *testing.T) {
+				cfg := host.Config{Settings: map[string]json.RawMessage{"greeting": json.RawMessage(`"Hi"`), "shout": json.RawMessage(`true`)}}
+				p := jsHost(t, run, "hello-js", cfg, "")
+				want := map[string]any{"text": "HI, ADA!", "emoji": "👋", "token": false, "waited": float64(20)}
+				if diff := cmp.Diff(want, result(t, p, "hello/greet", map[string]any{"name": "Ada", "delayMs": 20})); diff != "" {
+					t.Errorf("hello/greet (-want +got):\n%s", diff)
+				}
+			})
+			t.Run("fetch", func(t *testing.T) {
+				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					w.Header().Set("Content-Type", "application/json")
+					fmt.Fprintf(w, `{"path":%q,"accept":%q}`, r.URL.Path, r.Header.Get("Accept"))
+				}))
+				defer srv.Close()
+				p := jsHost(t, run, "hello-js", host.Config{}, "")
+				want := map[string]any{"status": float64(200), "type": "application/json", "body": `{"path":"/repos","accept":"application/json"}`}
+				if diff := cmp.Diff(want, result(t, p, "hello/fetch", map[string]any{"url": srv.URL + "/repos"})); diff != "" {
+					t.Errorf("hello/fetch (-want +got):\n%s", diff)
+				}
+				if got := errorCode(t, p, "hello/fetch", map[string]any{"url": "http://127.0.0.1:1/"}); got != jsonrpc.ErrFailed.Code {
+					t.Errorf("hello/fetch of a closed port: code %d, want %d", got, jsonrpc.ErrFailed.Code)
+				}
+			})
+		})
+	}
+}
+
+func checkHelloRefusals(t *testing.T, p *host.Plugin) {
+	t.Helper()
+	for _, tt := range []struct {
+		method string
+		params any
+		want   *jsonrpc.Error
+	}{
+		{"hello/greet", map[string]any{}, jsonrpc.ErrInvalidParams},
+		{"hello/greet", map[string]any{"name": 7}, jsonrpc.ErrInvalidParams},
+		{"hello/greet", map[string]any{"name": "Ada", "delayMs": -1}, jsonrpc.ErrInvalidParams},
+		{"hello/nope", nil, jsonrpc.ErrMethodNotFound},
+	} {
+		if got := errorCode(t, p, tt.method, tt.params); got != tt.want.Code {
+			t.Errorf("%s %v: code %d, want %d", tt.method, tt.params, got, tt.want.Code)
+		}
+	}
+}
+
+// TestHandJS plays the app against hand-js through the host: a method, one
+// reading the root JSON file rules.json, a refusal, then Close.
+func TestHandJS(t *testing.T) {
+	for _, run := range jsRuns {
+		t.Run(run.name, func(t *testing.T) {
+			p := jsHost(t, run, "hand-js", host.Config{}, "")
+			if diff := cmp.Diff(map[string]any{"text": "Hello, Ada!"}, result(t, p, "hand/hello", map[string]any{"name": "Ada"})); diff != "" {
+				t.Errorf("hand/hello (-want +got):\n%s", diff)
+			}
+			want := map[string]any{"ok": false, "problems": []any{`says "spam"`}}
+			if diff := cmp.Diff(want, result(t, p, "hand/check", map[string]any{"text": "no spam here"})); diff != "" {
+				t.Errorf("hand/check (-want +got):\n%s", diff)
+			}
+			if got := errorCode(t, p, "hand/hello", map[string]any{}); got != jsonrpc.ErrInvalidParams.Code {
+				t.Errorf("hand/hello without a name: code %d, want -32602", got)
+			}
+			if got := errorCode(t, p, "hand/nope", nil); got != jsonrpc.ErrMethodNotFound.Code {
+				t.Errorf("hand/nope: code %d, want -32601", got)
+			}
+		})
+	}
+}
+
+// TestJSExactIDs writes lines to each JS example's program directly, as
+// the host would: ids come back byte for byte, 9007199254740993 and an
+// escaped string included, in single messages and batches.
+func TestJSExactIDs(t *testing.T) {
+	if why := jsRuns[0].skip(); why != "" {
+		t.Skip(why)
+	}
+	echo := map[string]string{"hello-js": "hello/echo", "hand-js": "hand/hello"}
+	for _, dir := range []string{"hello-js", "hand-js"} {
+		t.Run(dir, func(t *testing.T) {
+			m := loadJS(t, dir)
+			stdin, lines := startNode(t, m)
+			send := func(line string) {
+				if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			send(`{"jsonrpc":"2.0","id":9007199254740993,"method":"initialize","params":{"protocolVersion":1}}`)
+			if got := <-lines; !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":9007199254740993,"result":{"protocolVersion":1,`) {
+				t.Errorf("initialize answered %s", got)
+			}
+			method := echo[dir]
+			send(`{"jsonrpc":"2.0","id":"a\"b\u0041","method":"` + method + `","params":{"name":"Ada"}}`)
+			if got := <-lines; !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"a\"b\u0041","result":`) {
+				t.Errorf("string id answered %s", got)
+			}
+			send(`[{"jsonrpc":"2.0","id":12345678901234567890,"method":"` + method + `","params":{"name":"Ada"}},{"jsonrpc":"2.0","method":"event/x"}]`)
+			if got := <-lines; !strings.HasPrefix(got, `[{"jsonrpc":"2.0","id":12345678901234567890,"result":`) {
+				t.Errorf("batch answered %s", got)
+			}
+			send(`not json`)
+			if diff := cmp.Diff(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, <-lines); diff != "" {
+				t.Errorf("not json (-want +got):\n%s", diff)
+			}
+			send(`{"jsonrpc":"2.0","id":-0,"method":"shutdown"}`)
+			if diff := cmp.Diff(`{"jsonrpc":"2.0","id":-0,"result":null}`, <-lines); diff != "" {
+				t.Errorf("shutdown (-want +got):\n%s", diff)
+			}
+			if line, open := <-lines; open {
+				t.Errorf("after shutdown: %s, want the end of stdout", line)
+			}
+		})
+	}
+}
+
+// startNode starts m's bundle under node in its folder; lines gets each
+// line of its stdout and is closed at its end.
+func startNode(t *testing.T, m *manifest.Manifest) (io.Writer, <-chan string) {
+	t.Helper()
+	cmd := exec.Command("node", m.Run.JS)
+	cmd.Dir = m.Dir
+	stderr := &syncBuffer{}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	raw := make(chan string, 16)
+	go func() {
+		defer close(raw)
+		s := bufio.NewScanner(stdout)
+		s.Buffer(nil, 16<<20)
+		for s.Scan() {
+			raw <- s.Text()
+		}
+	}()
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		for {
+			select {
+			case l, ok := <-raw:
+				if !ok {
+					return
+				}
+				lines <- l
+			case <-time.After(testTimeout):
+				t.Errorf("no line from %s within %v; stderr:\n%s", m.ID, testTimeout, stderr)
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("%s exited: %v; stderr:\n%s", m.ID, err, stderr)
+		}
+	})
+	return stdin, lines
+}
