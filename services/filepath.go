@@ -26,7 +26,15 @@ const (
 // names a file inside the folder, on every system. One trailing "/" is
 // allowed (it names a folder, which the read then refuses as not a
 // regular file), and so is a lone "." segment, the folder itself.
-func checkPath(path string) string {
+func checkPath(path string) string { return checkPathWith(path, pathRules{}) }
+
+// pathRules are the §5.4 refusals fs/* (§9.4) lifts: hidden names under
+// the agent's roots, and the manifest everywhere.
+type pathRules struct {
+	allowHidden, allowManifest bool
+}
+
+func checkPathWith(path string, rules pathRules) string {
 	switch {
 	case path == "":
 		return "an empty path"
@@ -51,7 +59,7 @@ func checkPath(path string) string {
 		if segment == "." {
 			continue
 		}
-		if why := checkSegment(segment); why != "" {
+		if why := checkSegmentWith(segment, rules); why != "" {
 			return why
 		}
 	}
@@ -65,7 +73,9 @@ func trimFolderSlash(path string) string {
 
 // checkSegment judges one name of a path, either asked for or read from a
 // link's target.
-func checkSegment(name string) string {
+func checkSegment(name string) string { return checkSegmentWith(name, pathRules{}) }
+
+func checkSegmentWith(name string, rules pathRules) string {
 	switch {
 	case name == "":
 		return "an empty segment (// or a trailing /)"
@@ -73,9 +83,9 @@ func checkSegment(name string) string {
 		return fmt.Sprintf("a name too long (over %d bytes)", maxNameBytes)
 	case name == "..":
 		return `a ".." segment`
-	case strings.HasPrefix(name, "."):
+	case !rules.allowHidden && strings.HasPrefix(name, "."):
 		return "a hidden name (starting with .)"
-	case isManifest(name):
+	case !rules.allowManifest && isManifest(name):
 		return "the manifest"
 	case isDeviceName(name):
 		return "a Windows device name"
