@@ -4,6 +4,7 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { builtinModules } from "node:module";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
 import { STAMP } from "./version.js";
@@ -77,13 +78,18 @@ export async function bundle(opts: BuildOptions = {}): Promise<BuildResult> {
   } catch (e) {
     const errors = (e as { errors?: esbuild.Message[] }).errors;
     if (!errors) throw e;
-    const text = await esbuild.formatMessages(errors, { kind: "error", color: false });
-    throw new BuildError(text.join("").trimEnd());
+    throw new BuildError(errors.map(formatMessage).join("\n"));
   }
   checkOutput(result.metafile, entry);
   const text = result.outputFiles.find((f) => f.path.endsWith(outfile.split("/").join(sep)))?.text ?? result.outputFiles[0]!.text;
-  const warnings = await esbuild.formatMessages(result.warnings, { kind: "warning", color: false });
+  const warnings = result.warnings.map((w) => `warning: ${formatMessage(w)}\n`);
   return { outfile, text, warnings };
+}
+
+/** One message of esbuild as file:line:column: text, the column counted from 1. */
+function formatMessage(m: esbuild.Message): string {
+  const at = m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : "";
+  return at + m.text;
 }
 
 /** Bundles the plugin in opts.dir and writes the bundle. */
@@ -135,6 +141,14 @@ const sdkPlugin: esbuild.Plugin = {
   name: "escouade-sdk",
   setup(b) {
     b.onResolve({ filter: /^@escouade-dev\/plugin$/ }, () => ({ path: sdkEntry }));
+    // Node's other modules: refused at the import, with the engine's rule.
+    b.onResolve({ filter: /^[a-z_/]+$|^node:/ }, (args) => {
+      const bare = args.path.replace(/^node:/, "");
+      if (!builtinModules.includes(bare)) return undefined;
+      if ((ALLOWED_IMPORTS as readonly string[]).includes(args.path)) return { path: args.path, external: true };
+      const fix = (ALLOWED_IMPORTS as readonly string[]).includes(`node:${bare}`) ? ` (fix: import "node:${bare}")` : "";
+      return { errors: [{ text: `${args.path}: the run.js engine serves only ${ALLOWED_IMPORTS.join(" and ")}${fix}` }] };
+    });
   },
 };
 

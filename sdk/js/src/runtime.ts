@@ -123,11 +123,24 @@ export function rootFilePath(name: string): string | URL {
   const URLCtor = (globalThis as { URL?: typeof URL }).URL;
   if (meta && typeof meta.url === "string" && URLCtor) return new URLCtor(root + name, meta.url);
   const script = detectRuntime() === "node" ? proc()?.argv?.[1] : undefined;
-  if (typeof script === "string" && script !== "") {
-    const cut = Math.max(script.lastIndexOf("/"), script.lastIndexOf("\\"));
-    return script.slice(0, cut + 1) + root + name;
-  }
+  if (typeof script === "string" && script !== "") return besideScript(script, root, name);
   return name;
+}
+
+/**
+ * script's folder, up root ("../" per level), then name; lexically, since
+ * "dist/.." only resolves when dist exists.
+ */
+export function besideScript(script: string, root: string, name: string): string {
+  const parts = script.split(/[\\/]/);
+  parts.pop(); // the script's own name
+  let ups = root.split("/").filter((s) => s === "..").length;
+  while (ups > 0 && parts.length > 0 && parts[parts.length - 1] !== ".." && parts[parts.length - 1] !== "") {
+    parts.pop();
+    ups--;
+  }
+  const prefix = parts.length > 0 ? parts.join("/") + "/" : "";
+  return prefix + "../".repeat(ups) + name;
 }
 
 declare const __ESCOUADE_BUNDLE_ROOT__: string | undefined;
