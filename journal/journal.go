@@ -89,9 +89,15 @@ func checkID(id string) error {
 }
 
 // Mask hides secret, from now on and for the life of the Journal, in every
-// line written: as is and JSON-escaped as encoding/json writes it inside a
-// string, with and without HTML escaping; where secrets overlap, the
-// longest is hidden. An empty secret, or one made only of "•", is ignored.
+// line written: as is; inside JSON strings however escaped (any mix of
+// \uXXXX, surrogate pairs, \/ and the short escapes, up to JSON in JSON in
+// JSON); each line of a multi-line secret on its own (a PEM key logged line
+// by line), when it has at least 4 bytes; and, at the start or the end of a
+// line, a piece of it that a cut made before the journal may have left
+// there (at most 3 bytes, and less than half of it, may stay in clear).
+// Where secrets overlap, all of them are hidden. An empty secret, or one
+// made only of "•", is ignored. Encodings other than JSON's (base64, hex,
+// URL encoding) are not masked.
 func (j *Journal) Mask(secret string) {
 	j.masks.add(secret)
 }
@@ -108,10 +114,14 @@ func (j *Journal) Subscribe(fn func(line string)) (cancel func()) {
 // Write queues text under tag without ever blocking. The text is masked,
 // then split into one line per line of text (a final line break ends the
 // last line rather than adding an empty one, and a "\r" before a line break
-// is dropped); every line gets the same time and tag. Write after Close
-// does nothing.
+// is dropped), then each line is masked again as a line (its edges) and
+// cut to Options.MaxLine bytes, with a note of how many were cut; every
+// line gets the same time and tag. Write after Close does nothing.
 func (j *Journal) Write(tag, text string) {
 	lines := splitLines(j.masks.apply(text))
+	for i, line := range lines {
+		lines[i] = capLine(j.masks.applyLine(line), j.opts.MaxLine)
+	}
 	now := j.opts.Now()
 	j.mu.Lock()
 	defer j.mu.Unlock()

@@ -1,88 +1,253 @@
 package journal
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Masked is what replaces a secret in a journal line.
 const Masked = "••••"
 
+// Bounds of masking.
+const (
+	// minPartBytes is the shortest line of a multi-line secret hidden on
+	// its own: a PEM key's lines reach the journal one by one (stderr and
+	// log messages are split into lines first), but hiding every "}" or
+	// "-----" of the journal would hide ordinary text, and fewer bytes
+	// than this reveal next to nothing of a key.
+	minPartBytes = 4
+	// maxEdgeBytes bounds the fragment of a secret left in clear at a line
+	// edge that may be a cut (see masker.edges).
+	maxEdgeBytes = 4
+	// maxRounds bounds the rounds of masking of one text. Only a secret
+	// holding "•" can need more than one (it can appear anew where a mask
+	// meets the text beside it); past this many the whole text is hidden
+	// rather than spend time quadratic in its length.
+	maxRounds = 16
+)
+
 // masker replaces registered secrets, in every form they may take in a
 // line, with Masked. It is safe for concurrent use.
+//
+// Three views of a line are searched, because a secret reaches the journal
+// in more shapes than can be listed:
+//   - the line as is, for the secret as is and the forms JSON encoders
+//     write of it (encoding/json with and without HTML escaping,
+//     JSON.stringify, Python's ensure_ascii, PHP's escaped slashes);
+//   - the line with its JSON string escapes decoded, once, twice, thrice
+//     (JSON inside a JSON string), so that any mix of \uXXXX (either
+//     case, surrogate pairs), \/ and the short escapes matches, whoever
+//     wrote it;
+//   - the edges of the line, where a longer line may have been cut before
+//     the journal saw it (stderr chunks, excerpts): a piece of a secret
+//     that begins or ends the line is hidden.
 type masker struct {
-	mu       sync.RWMutex
-	forms    map[string]struct{}
-	replacer *strings.Replacer // nil until a secret is registered
+	mu  sync.RWMutex
+	set *maskSet // nil until a secret is registered; replaced, never changed
 }
 
-// add registers secret. Like lines, secrets are taken as UTF-8 text. Forms
-// made only of the mask's own runes are left out: no replacement could hide
-// them, and masking them would never end.
+// maskSet is what one state of the registered secrets masks with.
+type maskSet struct {
+	needles []string   // decoded texts to hide, longest first
+	literal []string   // their literal forms, longest first
+	forms   []edgeForm // the same, for the edges of a line
+	// fails and revFails are the KMP failure functions of the needles and
+	// of the needles reversed.
+	fails, revFails [][]int32
+	known           map[string]struct{}
+}
+
+// add registers secret. Like lines, secrets are taken as UTF-8 text. Texts
+// made only of the mask's own runes are left out: no replacement could
+// hide them, and masking them would never end.
 func (m *masker) add(secret string) {
-	if secret == "" {
+	secret = validUTF8(secret)
+	if secret == "" || onlyMaskRunes(secret) {
 		return
 	}
-	secret = validUTF8(secret)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.forms == nil {
-		m.forms = make(map[string]struct{})
-	}
-	grown := false
-	for _, form := range secretForms(secret) {
-		if _, known := m.forms[form]; known || onlyMaskRunes(form) {
-			continue
+	old := m.set
+	if old != nil {
+		if _, known := old.known[secret]; known {
+			return
 		}
-		m.forms[form] = struct{}{}
-		grown = true
 	}
-	if grown {
-		m.replacer = newLongestFirstReplacer(m.forms)
-	}
+	m.set = old.with(secret)
 }
 
-// apply makes text valid UTF-8 and masks it. Masking repeats until nothing
-// changes because a secret containing "•" can appear anew where a mask
-// meets the text beside it. In valid UTF-8 every match falls on rune
-// boundaries and each round replaces at least one rune that is not "•", so
-// the loop ends.
+// with returns a new set holding s's texts and secret's.
+func (s *maskSet) with(secret string) *maskSet {
+	known := map[string]struct{}{secret: {}}
+	needles := secretTexts(secret)
+	if s != nil {
+		for k := range s.known {
+			known[k] = struct{}{}
+		}
+		needles = append(needles, s.needles...)
+	}
+	needles = sortedUnique(needles)
+	var literal []string
+	for _, needle := range needles {
+		literal = append(literal, encodedForms(needle)...)
+	}
+	literal = sortedUnique(literal)
+	forms := make([]edgeForm, 0, len(literal))
+	for _, form := range literal {
+		forms = append(forms, newEdgeForm(form))
+	}
+	set := &maskSet{needles: needles, literal: literal, forms: forms, known: known}
+	for _, needle := range needles {
+		set.fails = append(set.fails, failure(needle))
+		set.revFails = append(set.revFails, failure(reverseBytes(needle)))
+	}
+	return set
+}
+
+// secretTexts is what of secret is hidden wherever it appears: the secret,
+// and each of its lines long enough to stand for it.
+func secretTexts(secret string) []string {
+	texts := []string{secret}
+	if !strings.ContainsAny(secret, "\r\n") {
+		return texts
+	}
+	for _, part := range strings.FieldsFunc(secret, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		part = strings.TrimSpace(part)
+		if len(part) >= minPartBytes && !onlyMaskRunes(part) {
+			texts = append(texts, part)
+		}
+	}
+	return texts
+}
+
+// sortedUnique sorts texts longest first and drops repeats and texts of
+// mask runes only.
+func sortedUnique(texts []string) []string {
+	texts = slices.DeleteFunc(texts, onlyMaskRunes)
+	slices.SortFunc(texts, func(a, b string) int {
+		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
+	})
+	return slices.Compact(texts)
+}
+
+func (m *masker) current() *maskSet {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.set
+}
+
+// apply makes text valid UTF-8 and hides every whole occurrence of a
+// secret in it, in any of its forms.
 func (m *masker) apply(text string) string {
 	text = validUTF8(text)
-	m.mu.RLock()
-	r := m.replacer
-	m.mu.RUnlock()
-	if r == nil {
+	s := m.current()
+	if s == nil {
 		return text
 	}
-	for {
-		masked := r.Replace(text)
+	return s.rounds(text, s.whole)
+}
+
+// applyLine is apply for one line of the journal, whose edges may also be
+// cuts: a piece of a secret at either edge is hidden too.
+func (m *masker) applyLine(line string) string {
+	line = validUTF8(line)
+	s := m.current()
+	if s == nil {
+		return line
+	}
+	return s.rounds(line, func(text string) string { return s.edges(s.whole(text)) })
+}
+
+// rounds repeats pass until nothing changes. In valid UTF-8 every match
+// falls on rune boundaries and each change hides at least one rune that is
+// not "•", so it ends; maxRounds keeps a hostile line from making it slow.
+func (s *maskSet) rounds(text string, pass func(string) string) string {
+	for range maxRounds {
+		masked := pass(text)
 		if masked == text {
 			return masked
 		}
 		text = masked
 	}
+	return Masked
 }
 
-// secretForms lists how secret may appear in a line: as is, and as
-// encoding/json writes it inside a string, with and without HTML escaping
-// (a plugin echoing a request or a config on stderr).
-func secretForms(secret string) []string {
-	return []string{secret, jsonForm(secret, true), jsonForm(secret, false)}
+// whole hides every occurrence of a literal form of a secret in text, and
+// of a secret in each decoded view of it: the union of all the spans
+// found, so that overlapping secrets are all hidden.
+func (s *maskSet) whole(text string) string {
+	var spans []span
+	for _, form := range s.literal {
+		spans = appendMatches(spans, text, form, nil)
+	}
+	if strings.Contains(text, `\`) {
+		v := identityView(text)
+		for range maxDecodeDepth {
+			next, changed := v.decoded()
+			if !changed {
+				break
+			}
+			v = next
+			for _, needle := range s.needles {
+				spans = appendMatches(spans, v.text, needle, &v)
+			}
+		}
+	}
+	return replaceSpans(text, spans)
 }
 
-func jsonForm(s string, escapeHTML bool) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(escapeHTML)
-	_ = enc.Encode(s) // a string always encodes
-	quoted := strings.TrimSuffix(buf.String(), "\n")
-	return quoted[1 : len(quoted)-1]
+// appendMatches appends the spans of every occurrence of needle in text,
+// overlapping ones included, mapped to the source through v when text is
+// a view.
+func appendMatches(spans []span, text, needle string, v *view) []span {
+	for at := 0; ; {
+		i := strings.Index(text[at:], needle)
+		if i < 0 {
+			return spans
+		}
+		start, end := at+i, at+i+len(needle)
+		if v != nil {
+			spans = append(spans, v.source(start, end))
+		} else {
+			spans = append(spans, span{start, end})
+		}
+		_, size := utf8.DecodeRuneInString(text[start:])
+		at = start + size
+	}
 }
+
+// MaskedText returns text as Write would journal it: valid UTF-8, every
+// registered secret hidden. Use it for a text cut or kept outside the
+// journal, and cut after masking, never before.
+func (j *Journal) MaskedText(text string) string {
+	return j.masks.apply(text)
+}
+
+// Excerpt returns at most n bytes of text, after masking, cut before a
+// rune: what an excerpt of a line (the start of a stdout line that is not
+// JSON-RPC) must be built with, so that no secret is cut in two before
+// being masked.
+func (j *Journal) Excerpt(text string, n int) string {
+	return cutRunes(j.masks.apply(text), n)
+}
+
+// cutRunes returns the longest prefix of valid UTF-8 text of at most n
+// bytes that ends on a rune boundary.
+func cutRunes(text string, n int) string {
+	if len(text) <= n {
+		return text
+	}
+	n = max(n, 0)
+	for n > 0 && !runeStart(text[n]) {
+		n--
+	}
+	return text[:n]
+}
+
+func runeStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // validUTF8 replaces each run of bytes that is not UTF-8 with U+FFFD:
 // journal lines are text, and the same rule applied to secrets keeps them
@@ -93,22 +258,4 @@ func validUTF8(s string) string {
 
 func onlyMaskRunes(s string) bool {
 	return strings.Trim(s, Masked) == ""
-}
-
-// newLongestFirstReplacer builds a replacer that, where several forms
-// start at the same place, hides the longest: strings.Replacer tries its
-// pairs in argument order.
-func newLongestFirstReplacer(forms map[string]struct{}) *strings.Replacer {
-	sorted := make([]string, 0, len(forms))
-	for form := range forms {
-		sorted = append(sorted, form)
-	}
-	slices.SortFunc(sorted, func(a, b string) int {
-		return cmp.Or(cmp.Compare(len(b), len(a)), strings.Compare(a, b))
-	})
-	pairs := make([]string, 0, 2*len(sorted))
-	for _, form := range sorted {
-		pairs = append(pairs, form, Masked)
-	}
-	return strings.NewReplacer(pairs...)
 }

@@ -10,6 +10,10 @@ const (
 	// DefaultBuffer is how many lines may wait for the disk before Write
 	// starts dropping them: far more than a burst of stderr needs.
 	DefaultBuffer = 4096
+	// DefaultMaxLine is the longest text of one line: the size of the
+	// chunks a long stderr line arrives in, so those pass whole, while one
+	// line can never fill a file and rotate away everything before it.
+	DefaultMaxLine = 64 << 10
 )
 
 // Options tune a Journal. The zero value means the documented defaults.
@@ -22,6 +26,10 @@ type Options struct {
 	// Buffer is how many lines may wait to be written before Write drops
 	// new ones. Zero means DefaultBuffer.
 	Buffer int
+	// MaxLine is the longest text of a line, in bytes: a longer line is
+	// cut, after masking, to fit with the note " … (N bytes cut)". Zero
+	// means DefaultMaxLine.
+	MaxLine int
 	// Now stamps the lines. Nil means time.Now.
 	Now func() time.Time
 }
@@ -32,6 +40,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Buffer <= 0 {
 		o.Buffer = DefaultBuffer
+	}
+	if o.MaxLine <= 0 {
+		o.MaxLine = DefaultMaxLine
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -21,6 +21,22 @@ func splitLines(text string) []string {
 	return lines
 }
 
+// capLine cuts line, already masked, to at most maxLine bytes, the note of
+// what was cut included, before a rune.
+func capLine(line string, maxLine int) string {
+	if len(line) <= maxLine {
+		return line
+	}
+	// The note is sized for the count it would hold at most.
+	room := maxLine - len(cutNote(len(line)))
+	kept := cutRunes(line, room)
+	return kept + cutNote(len(line)-len(kept))
+}
+
+func cutNote(n int) string {
+	return fmt.Sprintf(" … (%d bytes cut)", n)
+}
+
 // enqueue queues a stamped line, or counts it as dropped when Buffer lines
 // are already waiting. j.mu is held.
 func (j *Journal) enqueue(line string) {
