@@ -1055,7 +1055,7 @@ var Connection = class {
       case "initialize":
         return this.initialize(m.params);
       case "shutdown":
-        queueMicrotask(() => this.stop());
+        void Promise.resolve().then(() => this.stop());
         this.closing = true;
         return null;
       case "agent/attach": {

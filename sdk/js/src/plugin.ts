@@ -516,8 +516,9 @@ class Connection {
       case "initialize":
         return this.initialize(m.params);
       case "shutdown":
-        // Answered at once; the calls under way may answer after it.
-        queueMicrotask(() => this.stop());
+        // Answered at once; the calls under way may answer after it. A
+        // promise job rather than queueMicrotask, which an engine may lack.
+        void Promise.resolve().then(() => this.stop());
         this.closing = true;
         return null;
       case "agent/attach": {
