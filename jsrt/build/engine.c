@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <malloc.h>
+
 #include "quickjs.h"
 
 #define EXIT_CRASH 1000
@@ -51,6 +53,61 @@ static size_t in_len, in_cap;
 #define MAX_REJECTIONS 64
 static JSValue rejections[MAX_REJECTIONS * 2]; /* promise, reason */
 static int n_rejections;
+
+/* ---- memory: QuickJS's own accounting, and a record of any failure ---- */
+
+static int alloc_failed; /* an allocation was refused: an error is OOM */
+
+static void *a_malloc(JSMallocState *s, size_t size)
+{
+    if (s->malloc_size + size > s->malloc_limit) {
+        alloc_failed = 1;
+        return NULL;
+    }
+    void *p = malloc(size);
+    if (!p) {
+        alloc_failed = 1;
+        return NULL;
+    }
+    s->malloc_count++;
+    s->malloc_size += malloc_usable_size(p) + 8;
+    return p;
+}
+
+static void a_free(JSMallocState *s, void *p)
+{
+    if (!p)
+        return;
+    s->malloc_count--;
+    s->malloc_size -= malloc_usable_size(p) + 8;
+    free(p);
+}
+
+static void *a_realloc(JSMallocState *s, void *p, size_t size)
+{
+    if (!p)
+        return size ? a_malloc(s, size) : NULL;
+    size_t old = malloc_usable_size(p);
+    if (size == 0) {
+        a_free(s, p);
+        return NULL;
+    }
+    if (s->malloc_size + size - old > s->malloc_limit) {
+        alloc_failed = 1;
+        return NULL;
+    }
+    void *q = realloc(p, size);
+    if (!q) {
+        alloc_failed = 1;
+        return NULL;
+    }
+    s->malloc_size += malloc_usable_size(q) - old;
+    return q;
+}
+
+static size_t a_usable(const void *p) { return malloc_usable_size((void *)p); }
+
+static const JSMallocFunctions allocator = {a_malloc, a_free, a_realloc, a_usable};
 
 static int64_t now_ns(void)
 {
@@ -88,6 +145,9 @@ static void say(const char *s) { write_all(2, s, strlen(s)); }
 static int is_out_of_memory(JSValueConst exc)
 {
     int oom = 0;
+    /* QuickJS throws null when even its out-of-memory error cannot be made */
+    if (alloc_failed && JS_IsNull(exc))
+        return 1;
     const char *s = JS_ToCString(ctx, exc);
     if (s) {
         oom = strcmp(s, "InternalError: out of memory") == 0;
@@ -121,8 +181,17 @@ static void crash(JSValueConst exc, const char *what)
     say(what);
     say(msg ? msg : "(an exception that cannot be printed)");
     say("\n");
-    if (stack)
-        say(stack);
+    if (stack) {
+        /* at most 10 frames: a stack overflow has thousands */
+        const char *p = stack;
+        for (int i = 0; i < 10 && *p; i++) {
+            const char *e = strchr(p, '\n');
+            p = e ? e + 1 : p + strlen(p);
+        }
+        write_all(2, stack, (size_t)(p - stack));
+        if (*p)
+            say("    ...\n");
+    }
     /* The detail: the message and the stack's first line. */
     say("escouade: crashed: ");
     say(what);
@@ -347,7 +416,7 @@ static JSValue call_hook(const char *name, int argc, JSValueConst *argv)
 
 static void start(void)
 {
-    rt = JS_NewRuntime();
+    rt = JS_NewRuntime2(&allocator, NULL);
     if (!rt) {
         say("escouade: out of memory\n");
         _Exit(EXIT_OUT_OF_MEMORY);
