@@ -1,0 +1,116 @@
+package fssvc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/services"
+)
+
+// MaxReadBytes is the largest file fs/read hands out: 8 MiB.
+const MaxReadBytes = 8 << 20
+
+// Config is what a Service is made from.
+type Config struct {
+	PluginID string
+	// Granted is what the user granted now; only Files is read.
+	Granted manifest.Permissions
+	// Roots gives the folders of an attached agent by its id.
+	Roots RootsFunc
+	// TempDir is the plugin's own temporary folder, made when first used.
+	TempDir string
+}
+
+// Service is the disk of one instance of a program.
+type Service struct {
+	roots *Roots
+}
+
+// New makes the disk of one instance.
+func New(c Config) *Service {
+	return &Service{roots: NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir)}
+}
+
+// Methods gives the handlers of fs/*.
+func (s *Service) Methods() map[string]services.Handler {
+	return map[string]services.Handler{
+		proto.MethodFsRead:   s.read,
+		proto.MethodFsWrite:  s.write,
+		proto.MethodFsList:   s.list,
+		proto.MethodFsStat:   s.stat,
+		proto.MethodFsRemove: s.remove,
+		proto.MethodFsMkdir:  s.mkdir,
+	}
+}
+
+// Close holds nothing: every call opens and closes what it uses.
+func (s *Service) Close() error { return nil }
+
+// decode reads params into v, refusing unknown members.
+func decode(params json.RawMessage, v any) *services.Error {
+	trimmed := bytes.TrimSpace(params)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		trimmed = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return invalid("params do not hold: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return invalid("params do not hold: trailing data")
+	}
+	return nil
+}
+
+// open judges the params' place and opens its root; write asks for a
+// writable root.
+func (s *Service) open(p proto.FsPathParams, write bool) (*os.Root, Location, *services.Error) {
+	if p.Root == "" {
+		return nil, Location{}, invalid("params.root is required")
+	}
+	loc, refusal := s.roots.Resolve(p.Root, string(p.Path), string(p.Agent))
+	if refusal != nil {
+		return nil, Location{}, refusal
+	}
+	if write && !loc.Writable {
+		return nil, Location{}, forbidden(loc.Root, loc.Path, "the root "+string(loc.Root)+" is read-only ("+string(loc.Root)+":ro)")
+	}
+	root, err := os.OpenRoot(loc.Dir)
+	if err != nil {
+		return nil, Location{}, failed(loc.Root, loc.Path, "the root's folder cannot be opened: %v", err)
+	}
+	return root, loc, nil
+}
+
+// pathParams decodes the params shared by every method but fs/write.
+func pathParams(params json.RawMessage) (proto.FsPathParams, *services.Error) {
+	var p proto.FsPathParams
+	return p, decode(params, &p)
+}
+
+// handler runs op on the opened root of the params.
+func (s *Service) handler(write bool, op func(*os.Root, Location) (any, *services.Error)) services.Handler {
+	return func(_ context.Context, params json.RawMessage) (any, error) {
+		p, bad := pathParams(params)
+		if bad != nil {
+			return nil, bad
+		}
+		root, loc, bad := s.open(p, write)
+		if bad != nil {
+			return nil, bad
+		}
+		defer root.Close()
+		result, bad := op(root, loc)
+		if bad != nil {
+			return nil, bad
+		}
+		return result, nil
+	}
+}
