@@ -62,6 +62,7 @@ type Plugin struct {
 	init    InitParams
 	host    hostPeer // the host while Serve runs, else nil
 	serving bool     // a Serve runs
+	timers  timers   // what After and AfterFunc started
 }
 
 // New returns a plugin configured from the process environment
@@ -85,13 +86,14 @@ func NewWithOptions(opts Options) *Plugin {
 		methods:   make(map[string]HandlerFunc),
 		events:    make(map[string]EventFunc),
 		init:      initFromEnv(opts.Env),
+		timers:    timers{hostKeeps: moduleBuild},
 	}
 }
 
 // Handle registers fn for method. Like http.ServeMux it panics on a
 // programming error: an empty method, a nil fn, a method registered twice,
 // or a method the kit serves itself (initialize, shutdown, agent/attach —
-// use OnAttach — and event/… — use OnEvent).
+// use OnAttach —, event/… — use OnEvent — and timer/fired).
 func (p *Plugin) Handle(method string, fn HandlerFunc) {
 	switch {
 	case method == "" || fn == nil:
@@ -102,6 +104,8 @@ func (p *Plugin) Handle(method string, fn HandlerFunc) {
 		panic("kit: Handle(" + method + "): use OnAttach")
 	case strings.HasPrefix(method, eventPrefix):
 		panic("kit: Handle(" + method + "): use OnEvent(" + strings.TrimPrefix(method, eventPrefix) + ")")
+	case method == methodTimerFired:
+		panic("kit: Handle(" + method + "): the kit serves it for After and AfterFunc")
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()

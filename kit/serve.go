@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
@@ -16,8 +15,13 @@ var ErrServing = errors.New("kit: the plugin is already serving")
 // Run serves the host on stdin and stdout until the host sends shutdown
 // or closes stdin. It returns nil then, or the read or write error that
 // ended the connection.
+//
+// Built as a module (GOOS=wasip1, -buildmode=c-shared) the same call
+// serves the host turn by turn: each escouade-turn reads the lines the
+// host appended, lets the handlers run until each has returned or waits
+// on the host, and writes what they produced (see the package doc).
 func (p *Plugin) Run() error {
-	return p.Serve(context.Background(), os.Stdin, os.Stdout)
+	return p.run()
 }
 
 // Serve is Run on any stream: it reads the host's lines from r and writes
@@ -74,6 +78,7 @@ func (p *Plugin) disconnect() {
 	defer p.mu.Unlock()
 	p.host = nil
 	p.serving = false
+	p.timers.forgetHost() // the host's timer ids were this connection's
 }
 
 // waitBounded waits, at most StopGrace, for conn's reader to stop and its

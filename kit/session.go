@@ -65,6 +65,9 @@ func (s *session) route(ctx context.Context, m *jsonrpc.Message) (any, error) {
 		return nil, nil
 	case m.Method == methodAttach:
 		return call(ctx, p.attachHandler(), m)
+	case m.Method == methodTimerFired:
+		p.timerFired(m.Params)
+		return nil, nil
 	case strings.HasPrefix(m.Method, eventPrefix):
 		if fn := p.lookupEvent(strings.TrimPrefix(m.Method, eventPrefix)); fn != nil {
 			fn(ctx, m.Params)
