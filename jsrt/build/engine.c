@@ -311,10 +311,18 @@ static JSValue n_eval_module(JSContext *c, JSValueConst this, int argc, JSValueC
         JS_FreeCString(c, src);
         return JS_EXCEPTION;
     }
-    JSValue v = JS_Eval(c, src, len, name, JS_EVAL_TYPE_MODULE);
+    JSValue fn = JS_Eval(c, src, len, name, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
     JS_FreeCString(c, src);
+    if (JS_IsException(fn)) {
+        JS_FreeCString(c, name);
+        return fn;
+    }
+    /* import.meta.url is the module's name, a file: URL under /plugin */
+    JSValue meta = JS_GetImportMeta(c, JS_VALUE_GET_PTR(fn));
+    JS_DefinePropertyValueStr(c, meta, "url", JS_NewString(c, name), JS_PROP_C_W_E);
+    JS_FreeValue(c, meta);
     JS_FreeCString(c, name);
-    return v;
+    return JS_EvalFunction(c, fn);
 }
 
 static JSValue n_crash(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)

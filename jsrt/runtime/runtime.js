@@ -262,7 +262,7 @@
   // ---- inspect and console (stderr only: stdout is the protocol's) ----
   function inspect(v, depth = 2, seen = new Set()) {
     switch (typeof v) {
-      case 'string': return seen.size ? JSON.stringify(v) : v;
+      case 'string': return seen.size ? "'" + v.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n') + "'" : v;
       case 'bigint': return v + 'n';
       case 'symbol': return v.toString();
       case 'function': return '[Function: ' + (v.name || '(anonymous)') + ']';
@@ -340,10 +340,12 @@
   // ---- the runtime's own requests to the host ----
   let nextRequest = 1;
   const pending = new Map();
-  function request(method, params) {
+  // request sends a call; done(error, result) runs in the task of the
+  // answer's line, before the lines after it are looked at.
+  function request(method, params, done) {
     const id = RT + nextRequest++;
     write(1, JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
-    return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+    pending.set(id, done || (() => {}));
   }
 
   // ours takes a line off stdin when it is an answer to the runtime or a
@@ -357,11 +359,11 @@
     if (m === null || typeof m !== 'object' || Array.isArray(m)) return false;
     if (mayAnswer) {
       if (typeof m.id !== 'string' || !m.id.startsWith(RT) || 'method' in m) return false;
-      const p = pending.get(m.id);
+      const done = pending.get(m.id);
       pending.delete(m.id);
-      if (p) {
-        if (m.error) p.reject(m.error);
-        else p.resolve(m.result);
+      if (done) {
+        if (m.error) done(m.error);
+        else done(null, m.result);
       }
       return true;
     }
@@ -396,22 +398,22 @@
     }
     timers.set(t._id, t);
     const gen = (t._gen = (t._gen || 0) + 1);
-    request('timer/set', { ms: t._ms }).then(
-      (r) => {
-        const h = r && r.timer;
-        if (t._cleared || t._gen !== gen) { if (h != null) request('timer/clear', { timer: h }).catch(() => {}); return; }
-        t._host = h;
-        byHost.set(h, t);
-      },
-      (e) => {
+    request('timer/set', { ms: t._ms }, (e, r) => {
+      if (e) {
         timers.delete(t._id);
         write(2, 'escouade: a timer was refused: ' + (e && e.message) + '\n');
-      });
+        return;
+      }
+      const h = r && r.timer;
+      if (t._cleared || t._gen !== gen) { if (h != null) request('timer/clear', { timer: h }); return; }
+      t._host = h;
+      byHost.set(h, t);
+    });
   }
   function disarm(t) {
     if (t._host != null) {
       byHost.delete(t._host);
-      request('timer/clear', { timer: t._host }).catch(() => {});
+      request('timer/clear', { timer: t._host });
       t._host = null;
     }
     t._gen = (t._gen || 0) + 1;
@@ -429,12 +431,10 @@
     if (!t) return false;
     byHost.delete(h);
     t._host = null;
-    enqueue(() => {
-      if (t._cleared) return;
-      if (t._repeat) arm(t);
-      else timers.delete(t._id);
-      t._cb.apply(undefined, t._args);
-    });
+    if (t._cleared) return true;
+    if (t._repeat) arm(t);
+    else timers.delete(t._id);
+    t._cb.apply(undefined, t._args);
     return true;
   }
   function setTimer(repeat) {
@@ -467,7 +467,7 @@
     ref() { return this; }
     _push(chunk) {
       if (this.listenerCount('data') === 0) { this._held.push(chunk); return; }
-      enqueue(() => this.emit('data', chunk));
+      this.emit('data', chunk);
     }
     _listening(name) {
       if (name !== 'data' || this._held.length === 0) return;
@@ -485,8 +485,9 @@
       if (nl < 0) break;
       const line = text.slice(from, nl);
       from = nl + 1;
-      if (line === '' || line === '\r') { stdin._push(line + '\n'); continue; }
-      if (!ours(line)) stdin._push(line + '\n');
+      // One task per line, in order: the promise jobs a line starts run
+      // before the next line is looked at, as under Node.
+      enqueue(() => { if (!ours(line)) stdin._push(line + '\n'); });
     }
   }
 
@@ -1031,14 +1032,15 @@
     }
     return new Promise((resolve, reject) => {
       if (req.signal) req.signal.on('abort', () => reject(req.signal.reason));
-      request('net/fetch', params).then((r) => {
+      request('net/fetch', params, (e, r) => {
+        if (e) { reject(fetchError(e)); return; }
         const body = r.bodyEncoding === 'base64' ? b64Decode(r.body) : r.body;
         const res = new Response(null, { status: 200, headers: r.headers, url: req.url });
         res.status = r.status | 0;
         res.statusText = STATUS_TEXT[res.status] || '';
         res._body = body;
         resolve(res);
-      }, (e) => reject(fetchError(e)));
+      });
     });
   }
 
