@@ -1,0 +1,113 @@
+package wasm
+
+// A tiny WebAssembly encoder for the modules no compiler makes: a module
+// that imports what Escouade does not provide, a reactor that traps, a
+// loop and an exit written by hand. Enough of the binary format
+// (https://webassembly.github.io/spec/core/binary/) for those, no more.
+
+// Value and section codes of the binary format.
+const (
+	secType, secImport, secFunc, secMemory, secExport, secCode = 1, 2, 3, 5, 7, 10
+	i32, funcType, kindFunc, kindMemory                        = 0x7f, 0x60, 0x00, 0x02
+	opUnreachable, opLoop, opBr, opEnd, opCall, opI32Const     = 0x00, 0x03, 0x0c, 0x0b, 0x10, 0x41
+	blockEmpty                                                 = 0x40
+)
+
+func uleb(n uint32) []byte {
+	var b []byte
+	for {
+		c := byte(n & 0x7f)
+		n >>= 7
+		if n == 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+func name(s string) []byte { return append(uleb(uint32(len(s))), s...) }
+
+func vec(items ...[]byte) []byte {
+	b := uleb(uint32(len(items)))
+	for _, it := range items {
+		b = append(b, it...)
+	}
+	return b
+}
+
+func section(id byte, payload []byte) []byte {
+	return append(append([]byte{id}, uleb(uint32(len(payload)))...), payload...)
+}
+
+// wasmFunc is a function of a hand-made module.
+type wasmFunc struct {
+	params []byte // value types
+	export string
+	body   []byte // instructions, without the final end
+}
+
+// wasmImport is an imported function.
+type wasmImport struct {
+	module, name string
+	params       []byte
+}
+
+// encode makes a module of the imports and funcs, each with a type of its
+// own, and a memory of memPages pages when not zero, exported as
+// "memory".
+func encode(imports []wasmImport, funcs []wasmFunc, memPages uint32) []byte {
+	var types, imps, decls, exports, codes [][]byte
+	for i, im := range imports {
+		types = append(types, append([]byte{funcType}, append(vec(bytesOf(im.params)...), 0)...))
+		imps = append(imps, append(append(name(im.module), name(im.name)...), kindFunc, byte(i)))
+	}
+	for i, f := range funcs {
+		idx := uint32(len(imports) + i)
+		types = append(types, append([]byte{funcType}, append(vec(bytesOf(f.params)...), 0)...))
+		decls = append(decls, uleb(idx))
+		if f.export != "" {
+			exports = append(exports, append(name(f.export), append([]byte{kindFunc}, uleb(idx)...)...))
+		}
+		body := append([]byte{0}, append(f.body, opEnd)...) // no locals
+		codes = append(codes, append(uleb(uint32(len(body))), body...))
+	}
+	out := []byte{0, 'a', 's', 'm', 1, 0, 0, 0}
+	out = append(out, section(secType, vec(types...))...)
+	if len(imps) > 0 {
+		out = append(out, section(secImport, vec(imps...))...)
+	}
+	out = append(out, section(secFunc, vec(decls...))...)
+	if memPages > 0 {
+		out = append(out, section(secMemory, vec(append([]byte{0}, uleb(memPages)...)))...)
+		exports = append(exports, append(name("memory"), kindMemory, 0))
+	}
+	out = append(out, section(secExport, vec(exports...))...)
+	return append(out, section(secCode, vec(codes...))...)
+}
+
+func bytesOf(b []byte) [][]byte {
+	out := make([][]byte, len(b))
+	for i, c := range b {
+		out[i] = []byte{c}
+	}
+	return out
+}
+
+// Hand-made modules of the tests.
+var (
+	// importsEnvFoo is a command importing env.foo.
+	importsEnvFoo = encode([]wasmImport{{module: "env", name: "foo"}}, []wasmFunc{{export: "_start", body: []byte{opCall, 0}}}, 1)
+	// trapsInTurn is a reactor whose turn traps.
+	trapsInTurn = encode(nil, []wasmFunc{{export: "escouade-turn", body: []byte{opUnreachable}}}, 1)
+	// loopsInStart is a command that never stops, calling nothing.
+	loopsInStart = encode(nil, []wasmFunc{{export: "_start", body: []byte{opLoop, blockEmpty, opBr, 0, opEnd}}}, 1)
+	// exitsWith7 is a command calling proc_exit(7).
+	exitsWith7 = encode([]wasmImport{{module: "wasi_snapshot_preview1", name: "proc_exit", params: []byte{i32}}},
+		[]wasmFunc{{export: "_start", body: []byte{opI32Const, 7, opCall, 0}}}, 1)
+	// noEntry exports neither escouade-turn nor _start.
+	noEntry = encode(nil, []wasmFunc{{export: "main"}}, 1)
+	// hugeMemory starts with 128 MB of memory.
+	hugeMemory = encode(nil, []wasmFunc{{export: "_start"}}, 2048)
+	// badBudget exports escouade-budget without its i32.
+	badBudget = encode(nil, []wasmFunc{{export: "escouade-turn"}, {export: "escouade-budget"}}, 1)
+)
