@@ -21,10 +21,11 @@
 // The kit answers initialize ({"protocolVersion":1,"capabilities":…}),
 // answers shutdown with null and then returns from Run, answers -32601 to a
 // method nobody registered, and calls the host's services for the plugin:
-// Secret (secrets/get), Settings (settings/get), ReadFile (files/read) and
-// Log (the log notification). Handlers run concurrently, one goroutine per
-// request; event handlers run one at a time in the order the host sent the
-// events. A handler's error that is or wraps a *jsonrpc.Error goes to the
+// Secret (secrets/get), Settings (settings/get), ReadFile (files/read),
+// Log (the log notification) and After, AfterFunc and Sleep (timers: the
+// host's timer/set in a module, Go timers in a process). Handlers run
+// concurrently, one goroutine per request; event handlers run one at a
+// time in the order the host sent the events. A handler's error that is or wraps a *jsonrpc.Error goes to the
 // host with that code (Decode wraps jsonrpc.ErrInvalidParams); any other
 // error goes as -32603. A handler that panics is answered -32603 and the
 // panic is traced on stderr; the plugin keeps running.
@@ -34,20 +35,35 @@
 //
 // # Transports
 //
-// Today the kit runs a plugin as a process (run.command in the manifest):
-// Run serves stdin and stdout through a jsonrpc.Conn. When the host sends
-// shutdown or closes stdin, the kit stops reading, ends the handlers'
-// contexts and lets the answers under way go out (Options.StopGrace at
-// most) before Run returns.
+// One source builds two ways, with the same API:
 //
-// The WASM side is designed but not written: building a plugin with
-// GOOS=wasip1 and this kit does not work today. The plan, PROTOCOL.md §8.2:
-// a wasip1-only file exports escouade-turn, which feeds the lines the host
-// appended to stdin to the same routing as Serve, runs the goroutines until
-// each handler has returned or waits on the host, and returns; a call to
-// the host (Secret, Settings, ReadFile) then completes in a later turn.
-// Only Run and Serve know the transport: handlers reach the host through
-// the hostPeer seam, so a plugin's handlers stay the same. Because a
-// reactor module runs package initialisation but never main, that build
-// will also need an entry point that registers the handlers outside main.
+//	go build -o bin/plugin .                                            # a process: run.command
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o plugin.wasm . # a module: run.wasm
+//
+// As a process, Run serves stdin and stdout through a jsonrpc.Conn. When
+// the host sends shutdown or closes stdin, the kit stops reading, ends the
+// handlers' contexts and lets the answers under way go out
+// (Options.StopGrace at most) before Run returns.
+//
+// As a module (PROTOCOL.md §8.2, the reactor shape), the kit exports
+// escouade-turn. A c-shared module runs package initialisation in
+// _initialize but never main, so the first turn starts the program's
+// main on a goroutine: main registers the handlers and calls Run as in a
+// process. Each turn then reads every byte the host appended to stdin
+// (reads of fd 0 never block: 0 bytes or EAGAIN mean nothing more now),
+// hands it to the same Serve, and yields until no goroutine can run —
+// each handler has returned or waits for an answer of the host — before
+// it writes what they produced to stdout and returns. A call to the host
+// (Secret, Settings, ReadFile, After) thus completes in a later turn, and
+// no turn ever blocks. When main returns (after shutdown), the module
+// exits at the end of that turn, as a process would.
+//
+// In a module the Go runtime runs only during turns: a goroutine blocked
+// on time.Sleep, time.After or a context deadline wakes at the first turn
+// after it is due, and none may come. Wait with After, AfterFunc or Sleep,
+// which ask the host for a timer (timer/set) that wakes the module with
+// timer/fired. In a process those are Go timers. Files: a module reads
+// the plugin's root JSON files under /plugin (os.ReadFile
+// ("/plugin/rules.json")), others with ReadFile; it has no environment,
+// so Env is empty and Init is known from initialize only.
 package kit
