@@ -21,7 +21,10 @@ func send(t *testing.T, conn *jsonrpc.Conn, method string) {
 // Each limit ends its instance with its typed Exit and the journal's
 // sentence (PROTOCOL §8.3).
 func TestLimitsEndTheInstance(t *testing.T) {
-	tr := newTransport(t, Options{TurnLimit: 300 * time.Millisecond, DecisionTurnLimit: 200 * time.Millisecond})
+	// Loops get short limits; the others the default, so a slow machine
+	// does not turn a memory bomb into a long turn.
+	short := newTransport(t, Options{TurnLimit: 300 * time.Millisecond, DecisionTurnLimit: 200 * time.Millisecond})
+	long := newTransport(t, Options{})
 	tests := []struct {
 		module, method string
 		decision       bool
@@ -42,6 +45,10 @@ func TestLimitsEndTheInstance(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.module+"/"+tt.method, func(t *testing.T) {
 			spec := transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, tt.module), nil), HoldsDecision: func() bool { return tt.decision }}
+			tr := long
+			if tt.method == "loop" {
+				tr = short
+			}
 			prog := launch(t, tr, spec)
 			send(t, connect(t, prog, nil), tt.method)
 			got := ended(t, prog)
