@@ -69,8 +69,12 @@ func readUpTo(path string, limit int64) ([]byte, int64, error) {
 	return data, int64(len(data)), nil
 }
 
-// kb writes a size in KB, rounded up, so a file one byte past 256 KB does
-// not read as 256 KB.
+// kb writes a size for a journal line: whole KB as such, small sizes in
+// bytes, others in KB rounded up, so a file one byte past 256 KB does not
+// read as 256 KB.
 func kb(n int64) string {
+	if n%1024 != 0 && n < 10<<10 {
+		return fmt.Sprintf("%d bytes", n)
+	}
 	return fmt.Sprintf("%d KB", (n+1023)/1024)
 }
