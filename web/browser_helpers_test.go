@@ -43,7 +43,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.UserDataDir(t.TempDir()),
 	)
 	ctx, cancelTab := chromedp.NewContext(alloc)
-	ctx, cancelTime := context.WithTimeout(ctx, scaled(90*time.Second))
+	ctx, cancelTime := context.WithTimeout(ctx, scaled(40*time.Second))
 	t.Cleanup(func() {
 		cancelTime()
 		cancelTab()

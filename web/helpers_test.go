@@ -256,3 +256,12 @@ func quoteJS(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+func mustEntry(t *testing.T, v *view, id string) registry.Entry {
+	t.Helper()
+	en, ok := v.registry().Get(id)
+	if !ok {
+		t.Fatalf("%s is not installed", id)
+	}
+	return en
+}

@@ -59,6 +59,17 @@
     });
   });
 
+  // A button that shows or hides the region it controls (Uninstall…).
+  document.querySelectorAll("[data-disclose]").forEach(function (b) {
+    b.addEventListener("click", function () {
+      var region = document.getElementById(b.getAttribute("aria-controls"));
+      var open = b.getAttribute("aria-expanded") !== "true";
+      b.setAttribute("aria-expanded", String(open));
+      region.hidden = !open;
+      if (open) { var f = region.querySelector("button"); if (f) f.focus(); }
+    });
+  });
+
   // Live states: every element showing a plugin's state or crashes.
   var list = document.querySelector("[data-live-list]");
   function refreshList() {
