@@ -1,0 +1,328 @@
+package procsvc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/services"
+	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
+)
+
+// The limits of §9.5.
+const (
+	MaxOutputBytes = 1 << 20
+	MaxTimeout     = 60 * time.Second
+)
+
+// Timer is a timer of the service's clock; *time.Timer is one.
+type Timer interface{ Stop() bool }
+
+// Config is what a Service is made from.
+type Config struct {
+	PluginID string
+	// Granted is what the user granted now: Programs and Files are read.
+	Granted manifest.Permissions
+	// Roots gives the folders of an attached agent; TempDir is the
+	// plugin's temporary folder (as for fs/*).
+	Roots   fssvc.RootsFunc
+	TempDir string
+	// Journal writes a journal line (tag, text).
+	Journal func(tag, text string)
+
+	// LookPath finds a program; nil is exec.LookPath.
+	LookPath func(name string) (string, error)
+	// Env is the programs' environment; nil is the host's.
+	Env []string
+	// AfterFunc is the clock of the time limit; nil is time.AfterFunc.
+	AfterFunc func(d time.Duration, f func()) Timer
+	// WaitDelay bounds the wait for outputs a program's escaped children
+	// hold open after it exits; zero is 1 s.
+	WaitDelay time.Duration
+}
+
+// Service runs the programs of one instance.
+type Service struct {
+	cfg   Config
+	roots *fssvc.Roots
+
+	mu      sync.Mutex
+	closed  bool
+	running map[*run]struct{}
+}
+
+// New makes the programs' service of one instance.
+func New(c Config) *Service {
+	return &Service{cfg: c, roots: fssvc.NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir), running: map[*run]struct{}{}}
+}
+
+// Methods gives proc/run.
+func (s *Service) Methods() map[string]services.Handler {
+	return map[string]services.Handler{proto.MethodProcRun: s.run}
+}
+
+// Close kills every program still running, with its group.
+func (s *Service) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	runs := make([]*run, 0, len(s.running))
+	for r := range s.running {
+		runs = append(runs, r)
+	}
+	s.mu.Unlock()
+	for _, r := range runs {
+		r.stop(errClosed)
+	}
+	return nil
+}
+
+var (
+	errClosed   = errors.New("the instance ended")
+	errTimedOut = errors.New("timed out")
+)
+
+// run serves proc/run.
+func (s *Service) run(ctx context.Context, params json.RawMessage) (any, error) {
+	var p proto.ProcRunParams
+	if bad := decode(params, &p); bad != nil {
+		return nil, bad
+	}
+	path, bad := s.program(p.Program)
+	if bad != nil {
+		return nil, bad
+	}
+	dir, bad := s.roots.Folder(p.Cwd.Root, string(p.Cwd.Path), string(p.Agent))
+	if bad != nil {
+		return nil, bad
+	}
+	timeout := MaxTimeout
+	if p.TimeoutMs > 0 {
+		timeout = min(time.Duration(p.TimeoutMs)*time.Millisecond, MaxTimeout)
+	}
+	r := &run{name: p.Program, timeout: timeout}
+	r.cmd = s.command(path, p.Args, dir, p.Stdin, r)
+	result, err := s.execute(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// program judges a program name and finds it in PATH.
+func (s *Service) program(name string) (string, *services.Error) {
+	switch {
+	case name == "":
+		return "", invalid("params.program is empty")
+	case strings.ContainsAny(name, `/\`) || strings.ContainsRune(name, 0):
+		return "", forbidden(fmt.Sprintf("%q: a program name, not a path", name))
+	case !slices.Contains(s.cfg.Granted.Programs, name):
+		return "", forbidden(fmt.Sprintf("%s is not in permissions.programs of %s", name, s.cfg.PluginID))
+	}
+	look := s.cfg.LookPath
+	if look == nil {
+		look = exec.LookPath
+	}
+	path, err := look(name)
+	if err != nil {
+		return "", failed(fmt.Sprintf("%s is not found in PATH", name))
+	}
+	return path, nil
+}
+
+func (s *Service) command(path string, args []string, dir, stdin string, r *run) *exec.Cmd {
+	cmd := exec.Command(path, args...)
+	cmd.Args[0] = r.name
+	cmd.Dir = dir
+	cmd.Env = s.cfg.Env
+	if cmd.Env == nil {
+		cmd.Env = os.Environ()
+	}
+	cmd.Stdin = strings.NewReader(stdin)
+	r.stdout, r.stderr = &capped{max: MaxOutputBytes}, &capped{max: MaxOutputBytes}
+	cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
+	cmd.SysProcAttr = sysProcAttr()
+	cmd.WaitDelay = s.cfg.WaitDelay
+	if cmd.WaitDelay == 0 {
+		cmd.WaitDelay = time.Second
+	}
+	return cmd
+}
+
+// execute starts the program, waits for it within its time, and answers.
+func (s *Service) execute(ctx context.Context, r *run) (any, *services.Error) {
+	if !s.track(r) {
+		return nil, failed(r.name + ": " + errClosed.Error())
+	}
+	defer s.untrack(r)
+	if err := r.start(); err != nil {
+		return nil, failed(fmt.Sprintf("%s cannot start: %v", r.name, err))
+	}
+	timer := s.afterFunc(r.timeout, func() { r.stop(errTimedOut) })
+	stopOnCancel := context.AfterFunc(ctx, func() { r.stop(errClosed) })
+	err := r.cmd.Wait()
+	timer.Stop()
+	stopOnCancel()
+	r.group.kill() // what it left running in its group
+	r.group.release()
+	return s.answer(r, err)
+}
+
+func (s *Service) answer(r *run, err error) (any, *services.Error) {
+	switch r.reason() {
+	case errTimedOut:
+		return nil, failed(fmt.Sprintf("%s ran past its limit of %d ms: killed with its process group", r.name, r.timeout.Milliseconds()))
+	case errClosed:
+		return nil, failed(r.name + ": " + errClosed.Error())
+	}
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
+		return nil, failed(fmt.Sprintf("%s: %v", r.name, err))
+	}
+	s.noteDropped(r)
+	return proto.ProcRunResult{Code: int64(exitCode(r.cmd.ProcessState)),
+		Stdout: strings.ToValidUTF8(r.stdout.String(), "\uFFFD"), Stderr: strings.ToValidUTF8(r.stderr.String(), "\uFFFD")}, nil
+}
+
+func (s *Service) noteDropped(r *run) {
+	for name, out := range map[string]*capped{"stdout": r.stdout, "stderr": r.stderr} {
+		if out.dropped > 0 && s.cfg.Journal != nil {
+			s.cfg.Journal("dropped", fmt.Sprintf("proc/run %s: %s past 1 MiB, %d bytes dropped", r.name, name, out.dropped))
+		}
+	}
+}
+
+func (s *Service) track(r *run) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.running[r] = struct{}{}
+	return true
+}
+
+func (s *Service) untrack(r *run) {
+	s.mu.Lock()
+	delete(s.running, r)
+	s.mu.Unlock()
+}
+
+func (s *Service) afterFunc(d time.Duration, f func()) Timer {
+	if s.cfg.AfterFunc != nil {
+		return s.cfg.AfterFunc(d, f)
+	}
+	return time.AfterFunc(d, f)
+}
+
+// run is one program started by proc/run.
+type run struct {
+	name    string
+	timeout time.Duration
+	cmd     *exec.Cmd
+	stdout  *capped
+	stderr  *capped
+
+	mu      sync.Mutex
+	group   *group
+	stopped error // why it was killed, if it was
+}
+
+// start starts the program and puts it in its group; a program that
+// cannot be put in one is killed rather than left outside.
+func (r *run) start() error {
+	if err := r.cmd.Start(); err != nil {
+		return err
+	}
+	g, err := newGroup(r.cmd.Process)
+	if err != nil {
+		r.cmd.Process.Kill()
+		r.cmd.Wait()
+		return err
+	}
+	r.mu.Lock()
+	r.group = g
+	stopped := r.stopped
+	r.mu.Unlock()
+	if stopped != nil {
+		g.kill()
+	}
+	return nil
+}
+
+// stop kills the program's group, once, saying why.
+func (r *run) stop(why error) {
+	r.mu.Lock()
+	if r.stopped == nil {
+		r.stopped = why
+	}
+	g := r.group
+	r.mu.Unlock()
+	if g != nil {
+		g.kill()
+	}
+}
+
+func (r *run) reason() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopped
+}
+
+// capped keeps the first max bytes written and counts the rest. It is
+// no io.ReaderFrom, so every write of the copy goes through Write.
+type capped struct {
+	buf     bytes.Buffer
+	max     int
+	dropped int64
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	room := c.max - c.buf.Len()
+	keep := min(max(room, 0), len(p))
+	c.buf.Write(p[:keep])
+	c.dropped += int64(len(p) - keep)
+	return len(p), nil
+}
+
+func (c *capped) String() string { return c.buf.String() }
+
+// decode reads params into v, refusing unknown members.
+func decode(params json.RawMessage, v any) *services.Error {
+	trimmed := bytes.TrimSpace(params)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		trimmed = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return invalid("params do not hold: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return invalid("params do not hold: trailing data")
+	}
+	return nil
+}
+
+func forbidden(reason string) *services.Error {
+	return &services.Error{Code: services.CodeForbidden, Message: "The plugin may not run this program.", Reason: reason}
+}
+
+func failed(reason string) *services.Error {
+	return &services.Error{Code: services.CodeFailed, Message: "The program failed to run.", Reason: reason}
+}
+
+func invalid(format string, args ...any) *services.Error {
+	reason := fmt.Sprintf(format, args...)
+	return &services.Error{Code: services.CodeInvalidParams, Message: "Invalid params: " + reason + ".", Reason: reason}
+}
