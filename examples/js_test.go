@@ -8,36 +8,48 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/services"
+	netsvc "github.com/escouade-dev/escouade-plugin/services/net"
+	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
 	"github.com/google/go-cmp/cmp"
 )
 
 // The JS examples are run.js bundles: dist/plugin.mjs, built with the SDK
-// (hello-js) or written by hand (hand-js). Until the host's run.js engine
-// runs them in WASM, these tests run the same bundle under node as a
-// process, through the real host, with a manifest whose run is the node
-// command: the answers must be the same once the engine runs them.
+// (hello-js) or written by hand (hand-js). Each test runs the same bundle
+// twice through the real host: in WASM, in the host's run.js engine, and
+// under node as a process, with a manifest whose run is the node command.
+// The answers must be the same.
 
 // jsRun is one way of running a JS example's bundle.
 type jsRun struct {
 	name string
 	// manifest turns the example's manifest into the one the host runs.
 	manifest func(m *manifest.Manifest) *manifest.Manifest
+	// options sets what the host needs for this run; localShared are the
+	// host:port of the test's own servers, reached as local:shared.
+	options func(t *testing.T, o *host.Options, localShared []string)
 	// skip says why this run cannot happen here, or "".
 	skip func() string
 }
 
-// jsRuns lists the ways a bundle runs. The WASM run joins this list when
-// the host launches run.js: the manifest unchanged, and host options whose
-// Launch is the WASM transport with the JS engine.
+// jsRuns lists the ways a bundle runs: under node as a process, and in
+// WASM in the host's run.js engine (its module-only services wired as the
+// app wires them). Both must give the same answers.
 var jsRuns = []jsRun{{
 	name: "node",
 	manifest: func(m *manifest.Manifest) *manifest.Manifest {
@@ -45,13 +57,61 @@ var jsRuns = []jsRun{{
 		asProcess.Run = &manifest.Run{Command: []string{"node", m.Run.JS}}
 		return &asProcess
 	},
+	options: func(*testing.T, *host.Options, []string) {},
 	skip: func() string {
 		if _, err := exec.LookPath("node"); err != nil {
 			return "node is not installed, so the JS examples cannot run as processes here"
 		}
 		return ""
 	},
+}, {
+	name: "wasm",
+	manifest: func(m *manifest.Manifest) *manifest.Manifest {
+		// The tests' HTTP server is on this machine: only local:shared
+		// opens plain http to it.
+		inWASM := *m
+		inWASM.Permissions.Network = append(slices.Clone(m.Permissions.Network), "local:shared")
+		return &inWASM
+	},
+	options: wasmOptions,
+	skip:    func() string { return "" },
 }}
+
+// wasmOptions gives the host the module transport with the JS engine, and
+// the timer and network services of module programs.
+func wasmOptions(t *testing.T, o *host.Options, localShared []string) {
+	t.Helper()
+	tr, err := wasm.New(context.Background(), wasm.Options{CacheDir: wasmCache(t), JS: jsrt.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Transports = map[manifest.RunKind]transport.Transport{manifest.RunJS: tr}
+	o.ModuleServices = []host.ServiceMaker{
+		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
+			return timersvc.New(timersvc.Config{Peer: env.Peer, Journal: env.Journal}), nil
+		},
+		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
+			return netsvc.New(netsvc.Config{PluginID: env.Manifest.ID, Granted: env.Granted, Limits: env.Manifest.Limits,
+				Journal: env.Journal, Peer: env.Peer, LocalShared: localShared})
+		},
+	}
+}
+
+// wasmCacheDir keeps the engine's compiled code for every test of the
+// package: compiling it once is most of a first start.
+var wasmCacheDir struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func wasmCache(t *testing.T) string {
+	wasmCacheDir.once.Do(func() { wasmCacheDir.dir, wasmCacheDir.err = os.MkdirTemp("", "escouade-examples-wasm-cache-") })
+	if wasmCacheDir.err != nil {
+		t.Fatal(wasmCacheDir.err)
+	}
+	return wasmCacheDir.dir
+}
 
 // loadJS loads a JS example's manifest and checks it names a run.js bundle.
 func loadJS(t *testing.T, dir string) *manifest.Manifest {
@@ -68,7 +128,7 @@ func loadJS(t *testing.T, dir string) *manifest.Manifest {
 
 // jsHost runs a JS example through the host: it returns the plugin, its
 // program started at the first call.
-func jsHost(t *testing.T, run jsRun, dir string, cfg host.Config, secret string) *host.Plugin {
+func jsHost(t *testing.T, run jsRun, dir string, cfg host.Config, secret string, localShared ...string) *host.Plugin {
 	t.Helper()
 	if why := run.skip(); why != "" {
 		t.Skip(why)
@@ -80,7 +140,9 @@ func jsHost(t *testing.T, run jsRun, dir string, cfg host.Config, secret string)
 			t.Fatal(err)
 		}
 	}
-	h := host.New(host.Options{Home: t.TempDir(), Keychain: kc, StopGrace: 200 * time.Millisecond})
+	opts := host.Options{Home: t.TempDir(), Keychain: kc, StopGrace: 200 * time.Millisecond}
+	run.options(t, &opts, localShared)
+	h := host.New(opts)
 	p, err := h.Add(m, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -194,13 +256,23 @@ func TestHelloJS(t *testing.T) {
 					fmt.Fprintf(w, `{"path":%q,"accept":%q}`, r.URL.Path, r.Header.Get("Accept"))
 				}))
 				defer srv.Close()
-				p := jsHost(t, run, "hello-js", host.Config{}, "")
+				// A server that is gone: the request fails on the way.
+				gone := httptest.NewServer(http.NotFoundHandler())
+				gone.Close()
+				p := jsHost(t, run, "hello-js", host.Config{}, "", srv.Listener.Addr().String(), gone.Listener.Addr().String())
 				want := map[string]any{"status": float64(200), "type": "application/json", "body": `{"path":"/repos","accept":"application/json"}`}
 				if diff := cmp.Diff(want, result(t, p, "hello/fetch", map[string]any{"url": srv.URL + "/repos"})); diff != "" {
 					t.Errorf("hello/fetch (-want +got):\n%s", diff)
 				}
-				if got := errorCode(t, p, "hello/fetch", map[string]any{"url": "http://127.0.0.1:1/"}); got != jsonrpc.ErrFailed.Code {
-					t.Errorf("hello/fetch of a closed port: code %d, want %d", got, jsonrpc.ErrFailed.Code)
+				if got := errorCode(t, p, "hello/fetch", map[string]any{"url": gone.URL}); got != jsonrpc.ErrFailed.Code {
+					t.Errorf("hello/fetch of a server that is gone: code %d, want %d", got, jsonrpc.ErrFailed.Code)
+				}
+				if run.name == "wasm" {
+					// Only a module's requests go through the host's policy.
+					if got := errorCode(t, p, "hello/fetch", map[string]any{"url": "https://example.org/"}); got != jsonrpc.ErrForbidden.Code {
+						t.Errorf("hello/fetch of a host outside permissions.network: code %d, want %d", got, jsonrpc.ErrForbidden.Code)
+					}
+					journalWaits(t, p, "refused", "example.org is not in permissions.network")
 				}
 			})
 		})
@@ -252,7 +324,7 @@ func TestHandJS(t *testing.T) {
 // the host would: ids come back byte for byte, 9007199254740993 and an
 // escaped string included, in single messages and batches.
 func TestJSExactIDs(t *testing.T) {
-	if why := jsRuns[0].skip(); why != "" {
+	if why := jsRuns[0].skip(); why != "" { // node
 		t.Skip(why)
 	}
 	echo := map[string]string{"hello-js": "hello/echo", "hand-js": "hand/hello"}

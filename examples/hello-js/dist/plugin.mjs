@@ -112,6 +112,14 @@ function fetchParams(input, init) {
     throw new TypeError("fetch: a URL is required");
   return base;
 }
+function lowerHeaders(h) {
+  const out = {};
+  for (const [name, value] of Object.entries(h ?? {})) {
+    const lower = name.toLowerCase();
+    out[lower] = lower in out ? `${out[lower]}, ${value}` : value;
+  }
+  return out;
+}
 function joinHeaders(h) {
   const out = {};
   h.forEach((value, name) => {
@@ -887,7 +895,7 @@ var Plugin = class {
   }
   /**
    * An HTTP request, answered in net/fetch's shape (a 3xx is not followed;
-   * the body is base64 when not UTF-8). In WASM it goes through the host
+   * the body is base64 when not UTF-8; header names in lower case). In WASM it goes through the host
    * (net/fetch, under permissions.network); under node it is made by node's
    * fetch, with the same default limits.
    */
@@ -896,7 +904,8 @@ var Plugin = class {
     if (this.runtime === "node")
       return localFetch(params, this.fetchLimits);
     try {
-      return await this.call("net/fetch", params);
+      const r = await this.call("net/fetch", params);
+      return { ...r, headers: lowerHeaders(r.headers) };
     } catch (e) {
       const hasFetch = typeof globalThis.fetch === "function";
       if (e instanceof RpcError && e.code === codes.MethodNotFound && hasFetch)

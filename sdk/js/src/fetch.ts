@@ -32,6 +32,20 @@ export function fetchParams(input: string | FetchParams, init?: FetchInit): Fetc
   return base;
 }
 
+/**
+ * Headers with lower-case names, as node's fetch gives them: net/fetch
+ * gives Go's canonical names (Content-Type), and p.fetch answers the same
+ * under node and in WASM. Names that differ only by case are joined with ", ".
+ */
+export function lowerHeaders(h: Headers | undefined): Headers {
+  const out: Headers = {};
+  for (const [name, value] of Object.entries(h ?? {})) {
+    const lower = name.toLowerCase();
+    out[lower] = lower in out ? `${out[lower]}, ${value}` : value;
+  }
+  return out;
+}
+
 /** Headers joined the host's way: repeated names joined with ", ". */
 function joinHeaders(h: globalThis.Headers): Headers {
   const out: Headers = {};

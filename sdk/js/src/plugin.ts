@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { CallTimeoutError, codes, NotConnectedError, RpcError, spellMs, toWireError } from "./errors.js";
-import { DEFAULT_FETCH_LIMITS, fetchParams, localFetch, type FetchInit, type FetchLimits } from "./fetch.js";
+import { DEFAULT_FETCH_LIMITS, fetchParams, localFetch, lowerHeaders, type FetchInit, type FetchLimits } from "./fetch.js";
 import { detectRuntime, readEnv, readStdin, rootFilePath, stdio, type Env, type Io, type RuntimeKind } from "./runtime.js";
 import { HostTimers, LocalTimers, type Timer, type Timers } from "./timers.js";
 import {
@@ -319,7 +319,7 @@ export class Plugin {
 
   /**
    * An HTTP request, answered in net/fetch's shape (a 3xx is not followed;
-   * the body is base64 when not UTF-8). In WASM it goes through the host
+   * the body is base64 when not UTF-8; header names in lower case). In WASM it goes through the host
    * (net/fetch, under permissions.network); under node it is made by node's
    * fetch, with the same default limits.
    */
@@ -327,7 +327,8 @@ export class Plugin {
     const params = fetchParams(input, init);
     if (this.runtime === "node") return localFetch(params, this.fetchLimits);
     try {
-      return (await this.call("net/fetch", params)) as FetchResult;
+      const r = (await this.call("net/fetch", params)) as FetchResult;
+      return { ...r, headers: lowerHeaders(r.headers) };
     } catch (e) {
       const hasFetch = typeof (globalThis as { fetch?: unknown }).fetch === "function";
       if (e instanceof RpcError && e.code === codes.MethodNotFound && hasFetch) return localFetch(params, this.fetchLimits);

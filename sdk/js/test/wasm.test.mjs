@@ -121,9 +121,10 @@ test("fetch goes through net/fetch, and its refusal keeps its code", async () =>
   h.call(1, "t/fetch", { url: "https://api.example.com/x" });
   const req = await h.request("net/fetch");
   assert.deepEqual(req.params, { url: "https://api.example.com/x", headers: { accept: "text/plain" } });
-  const answer = { status: 200, headers: { "content-type": "text/plain" }, body: "hi", bodyEncoding: "utf8" };
+  const answer = { status: 200, headers: { "Content-Type": "text/plain", "X-A": "1", "x-a": "2" }, body: "hi", bodyEncoding: "utf8" };
   h.reply(req, answer);
-  assert.deepEqual(JSON.parse(await h.answer("1")).result, answer);
+  const want = { status: 200, headers: { "content-type": "text/plain", "x-a": "1, 2" }, body: "hi", bodyEncoding: "utf8" };
+  assert.deepEqual(JSON.parse(await h.answer("1")).result, want, "header names in lower case, as under node");
 
   h.call(2, "t/fetch", { url: "https://example.org/" });
   h.replyError(await h.request("net/fetch"), -32003, "The plugin may not reach it", { reason: "example.org is not in permissions.network" });
