@@ -45,7 +45,11 @@ func fakeProgram(args []string) int {
 	case "hang":
 		// A child in the same group, its pid written where the test
 		// waits for it, then both wait for ever.
-		child := exec.Command(os.Args[0], "sleep")
+		self, err := os.Executable()
+		if err != nil {
+			return 3
+		}
+		child := exec.Command(self, "sleep")
 		child.Env = os.Environ()
 		if err := child.Start(); err != nil {
 			return 3
