@@ -105,6 +105,15 @@ var wasmCacheDir struct {
 	err  error
 }
 
+// TestMain removes the compile cache of the WASM runs once every test ran.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if wasmCacheDir.dir != "" {
+		os.RemoveAll(wasmCacheDir.dir)
+	}
+	os.Exit(code)
+}
+
 func wasmCache(t *testing.T) string {
 	wasmCacheDir.once.Do(func() { wasmCacheDir.dir, wasmCacheDir.err = os.MkdirTemp("", "escouade-examples-wasm-cache-") })
 	if wasmCacheDir.err != nil {
