@@ -1,7 +1,9 @@
 package jsrt
 
 import (
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -160,4 +162,9 @@ func crashDetail(lines []string) string {
 		}
 	}
 	return "an uncaught exception"
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }

@@ -516,6 +516,7 @@ __attribute__((export_name("escouade-budget"))) void escouade_budget(int ms)
 __attribute__((export_name("escouade-turn"))) void escouade_turn(void)
 {
     deadline_ns = now_ns() + (int64_t)budget_ms * 1000000;
+    alloc_failed = 0;
     if (!ctx) {
         start();
         drain_jobs();

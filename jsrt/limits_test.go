@@ -1,0 +1,114 @@
+package jsrt
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+)
+
+// How an instance ends when its bundle misbehaves, and what the journal
+// then says (through ExitOf, as the transport maps it).
+func TestInstanceEnds(t *testing.T) {
+	const top = "file:///plugin/dist/plugin.mjs"
+	cases := []struct {
+		name   string
+		src    string
+		line   string // sent in a second turn when set
+		code   int
+		detail string // the crash's detail, prefix
+		want   string // the sentence, prefix
+		budget uint32 // ms; 100 when zero
+	}{
+		{name: "endless loop", src: `for (;;) {}`, code: ExitTurnTooLong, want: "a turn ran past 2000 ms: Escouade stopped its instance"},
+		{name: "endless loop caught", src: `try { for (;;) {} } catch (e) { process.stdout.write('caught\n') } finally { process.stdout.write('finally\n') }`, code: ExitTurnTooLong},
+		{name: "endless loop in a later turn", src: listenSrc + `process.stdin.on('data', () => { while (true) {} })`, line: `{}`, code: ExitTurnTooLong},
+		{name: "endless loop in an async function", src: `(async () => { await null; for (;;) {} })().catch(() => {})`, code: ExitTurnTooLong},
+		{name: "endless promise jobs", src: `const f = () => Promise.resolve().then(f); f()`, code: ExitTurnTooLong},
+		{name: "catastrophic regex", src: `/^(a+)+$/.test('a'.repeat(40) + 'b')`, code: ExitTurnTooLong},
+		{name: "deep recursion", src: `function f(n) { return f(n + 1) + 1 } f(0)`, code: ExitCrash,
+			detail: "InternalError: stack overflow at f (" + top + ":1:", want: "its instance crashed: InternalError: stack overflow at f ("},
+		{name: "memory bomb", src: `const a = []; for (;;) a.push('x'.repeat(1000) + a.length)`, code: ExitOutOfMemory, want: "its instance ran out of its 64 MB of memory", budget: 30000},
+		{name: "memory bomb of buffers", src: `const a = []; for (;;) a.push(new Uint8Array(1 << 20))`, code: ExitOutOfMemory, budget: 30000},
+		{name: "throw", src: "\nfunction boom() { throw new Error('boom') }\nboom()", code: ExitCrash,
+			detail: "Error: boom at boom (" + top + ":2:", want: "its instance crashed: Error: boom at boom ("},
+		{name: "throw in a line handler", src: listenSrc + `process.stdin.on('data', (l) => { throw new TypeError('bad line ' + l.trim()) })`, line: `{"x":1}`, code: ExitCrash,
+			detail: `TypeError: bad line {"x":1} at <anonymous> (` + top},
+		{name: "throw a string", src: `throw 'plain'`, code: ExitCrash, detail: "plain"},
+		{name: "unhandled rejection", src: `Promise.reject(new TypeError('nope'))`, code: ExitCrash,
+			detail: "unhandled rejection: TypeError: nope at <anonymous> (" + top + ":1:", want: "its instance crashed: unhandled rejection: TypeError: nope"},
+		{name: "rejection in an async function", src: `async function f() { await null; throw new RangeError('late') } f()`, code: ExitCrash,
+			detail: "unhandled rejection: RangeError: late at f (" + top},
+		{name: "top-level await rejects", src: `await Promise.resolve(); throw new Error('top')`, code: ExitCrash, detail: "Error: top at <anonymous> (" + top},
+		{name: "exit", src: `process.exit(0)`, code: 0, want: "crashed: exit code 0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := launch(t, c.src, instanceOptions{})
+			if c.budget == 0 {
+				c.budget = 100
+			}
+			in.setBudget(c.budget)
+			in.runTurn(nil)
+			if c.line != "" && in.ended == nil {
+				in.send(c.line)
+			}
+			if got := in.exitCode(); got != c.code {
+				t.Fatalf("exit code %d (%v), want %d; stderr:\n%s", got, in.ended, c.code, in.stderr.String())
+			}
+			exit := ExitOf(uint32(c.code), in.stderrLines(), transport.TurnLimit)
+			if !strings.HasPrefix(exit.Detail, c.detail) {
+				t.Errorf("detail %q, want it to start with %q", exit.Detail, c.detail)
+			}
+			if !strings.HasPrefix(exit.Sentence(), c.want) {
+				t.Errorf("sentence %q, want it to start with %q", exit.Sentence(), c.want)
+			}
+			if strings.Contains(in.stdout.String(), "caught") {
+				t.Errorf("the interrupt was caught: %q", in.stdout.String())
+			}
+		})
+	}
+}
+
+// Errors a bundle catches leave its instance usable.
+func TestCaughtLimitsKeepTheInstance(t *testing.T) {
+	in := start(t, listenSrc+`
+function f(n) { return f(n + 1) + 1 }
+try { f(0) } catch (e) { process.stdout.write('recursion: ' + e.message + '\n') }
+function bomb() { const a = []; for (;;) a.push('x'.repeat(1000) + a.length) }
+try { bomb() } catch (e) { process.stdout.write('memory: ' + e.message + '\n') }
+const p = Promise.reject(new Error('later'));
+setImmediate(() => {});
+queueMicrotask(() => p.catch(() => process.stdout.write('handled in time\n')));
+`, instanceOptions{})
+	want := "recursion: stack overflow\nmemory: out of memory\nhandled in time\n"
+	if got := in.stdout.String(); got != want || in.ended != nil {
+		t.Fatalf("stdout %q, want %q; ended %v; stderr %s", got, want, in.ended, in.stderr.String())
+	}
+	if got := in.send(`{"still":"here"}`); got != "plugin got {\"still\":\"here\"}\n" {
+		t.Errorf("after: %q", got)
+	}
+}
+
+// A built-in that never calls the interrupt handler (a BigInt of a million
+// bits turned to decimal takes seconds) is stopped by the runtime's
+// WithCloseOnContextDone when the host's deadline passes.
+func TestLongBuiltinStoppedByContext(t *testing.T) {
+	in := launch(t, `const x = 3n ** 600000n; process.stdout.write('pow\n'); x.toString(); process.stdout.write('never\n')`, instanceOptions{closeOnDone: true})
+	in.setBudget(60000) // the engine's interrupt does not come into it
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	in.runTurn(ctx)
+	var ee *sys.ExitError
+	if !errors.As(in.ended, &ee) || ee.ExitCode() != sys.ExitCodeDeadlineExceeded {
+		t.Fatalf("ended %v, want the deadline's exit", in.ended)
+	}
+	if strings.Contains(in.stdout.String(), "never") {
+		t.Errorf("stdout %q", in.stdout.String())
+	}
+}
