@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -41,7 +40,7 @@ func diffFromInput(input json.RawMessage, fence *Fence, limit int64) (acp.Diff, 
 	if _, err := fence.Check(path); err != nil {
 		return acp.Diff{}, false // a fenced file's text never reaches a card
 	}
-	old, exists, err := readLimited(path, limit)
+	old, exists, err := readLimited(fence, path, limit)
 	if err != nil {
 		return acp.Diff{}, false
 	}
@@ -103,10 +102,10 @@ func textIf(s string, ok bool) *string {
 // errTooBig refuses a file over the diff limit.
 var errTooBig = errors.New("file too big for a diff")
 
-// readLimited reads a file of at most limit bytes; a missing file is not
-// an error.
-func readLimited(path string, limit int64) (string, bool, error) {
-	f, err := os.Open(path)
+// readLimited reads a file of at most limit bytes behind the fence; a
+// missing file is not an error.
+func readLimited(fence *Fence, path string, limit int64) (string, bool, error) {
+	f, err := fence.Open(path, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", false, nil
 	}

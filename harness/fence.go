@@ -19,6 +19,10 @@ import (
 type Fence struct {
 	own     string   // the agent's folder, resolved
 	private []string // fenced folders, resolved
+	links   linkIndex
+	// beforeOpen, when set (tests), runs between Check and the open in
+	// Open: where a folder swap would have to happen.
+	beforeOpen func()
 }
 
 // NewFence resolves the agent's folder and the fenced folders.
@@ -57,8 +61,9 @@ var ErrFenced = errors.New("the path belongs to another private project")
 
 // Check resolves path (absolute, cleaned, its longest existing prefix
 // followed through symlinks) and refuses it when it lies inside a fenced
-// folder that is not the agent's own project. It returns the resolved path,
-// where the file is then opened.
+// folder that is not the agent's own project. It returns the resolved path.
+// Check alone does not make opening that path safe: use Open, which checks
+// again what it opened.
 func (f *Fence) Check(path string) (string, error) {
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("%q is not an absolute path", path)

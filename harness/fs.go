@@ -3,9 +3,8 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
@@ -37,13 +36,14 @@ type readResult struct {
 }
 
 // ReadText serves fs/read_text_file: the file's text from line (1-based)
-// for limit lines, both optional, at the path the fence resolved.
+// for limit lines, both optional, opened behind the fence (Fence.Open).
 func ReadText(fence *Fence, path string, line, limit *int) (any, error) {
-	resolved, err := fence.Check(path)
+	f, err := fence.Open(path, false)
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(resolved)
+	defer f.Close()
+	b, err := io.ReadAll(f)
 	if err != nil {
 		return nil, err
 	}
@@ -71,16 +71,17 @@ func sliceLines(text string, line, limit *int) string {
 }
 
 // WriteText serves fs/write_text_file: the file, and the folders it needs,
-// written at the path the fence resolved.
+// opened behind the fence (Fence.Open), and only then truncated.
 func WriteText(fence *Fence, path, content string) error {
-	resolved, err := fence.Check(path)
+	f, err := fence.Open(path, true)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(resolved), 0o755); err != nil {
-		return err
+	err = f.Truncate(0)
+	if err == nil {
+		_, err = io.WriteString(f, content)
 	}
-	return os.WriteFile(resolved, []byte(content), 0o644)
+	return errors.Join(err, f.Close())
 }
 
 // wireError gives the ACP error of a failed fs request.
