@@ -406,7 +406,11 @@ func talk(t *testing.T, h *testHost) []string {
 		}
 		answers = append(answers, h.call(t, ctx, line))
 	}
-	return answers
+	more, err := h.Drain(ctx) // what comes after shutdown's answer
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(answers, more...)
 }
 
 func TestBothBuildsAnswerAlike(t *testing.T) {

@@ -202,6 +202,33 @@ func (h *Host) Next(ctx context.Context) (string, error) {
 	}
 }
 
+// Drain reads the program's lines until its output ends (a process closes
+// stdout, a module exits), serving and recording them as Next does; it
+// returns the answers among them. What a program writes after its answer
+// to shutdown, a notification of a handler still running, is read so.
+func (h *Host) Drain(ctx context.Context) ([]string, error) {
+	for {
+		lines, err := h.Wire.Receive(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			break // the end of the output
+		}
+		for _, line := range lines {
+			if err := h.take(line); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var answers []string
+	for _, a := range h.queue {
+		answers = append(answers, string(a))
+	}
+	h.queue = nil
+	return answers, nil
+}
+
 // Call sends a request with the next id and returns the answer's line.
 func (h *Host) Call(ctx context.Context, method string, params any) (string, error) {
 	h.nextID++

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/escouade-dev/escouade-plugin/internal/reactortest"
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/services"
+	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
+)
+
+// testTimeout bounds every wait of a test; building and compiling the
+// module comes before it.
+const testTimeout = 30 * time.Second
+
+func TestManifest(t *testing.T) {
+	m, err := manifest.Load(".", manifest.LoadOptions{})
+	if err != nil {
+		t.Fatalf("manifest.Load: %v", err)
+	}
+	if got := m.Run.Kind(); got != manifest.RunWASM {
+		t.Errorf("run is %q, want wasm: the host loads plugin.wasm beside the manifest", got)
+	}
+	if diff := cmp.Diff([]string{tokenKey}, m.Permissions.Secrets); diff != "" {
+		t.Errorf("permissions.secrets (-want +got):\n%s", diff)
+	}
+	if got := string(m.Contributes.Settings[greetingSetting].Default); got != `"`+defaultGreeting+`"` {
+		t.Errorf("the greeting setting's default is %s, want %q", got, defaultGreeting)
+	}
+}
+
+// host answers the plugin as Escouade would: a token, the user's
+// settings, and, for the module, the timer service.
+type host struct {
+	*reactortest.Host
+	timers *timersvc.Service
+}
+
+type wirePeer struct{ wire reactortest.Wire }
+
+func (p wirePeer) Notify(method string, params any) error {
+	line, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+	if err != nil {
+		return err
+	}
+	return p.wire.Send(line)
+}
+
+func newHost(t *testing.T, wire reactortest.Wire, timers bool) *host {
+	h := &host{Host: &reactortest.Host{Wire: wire}}
+	if timers {
+		h.timers = timersvc.New(timersvc.Config{Peer: wirePeer{wire}})
+		t.Cleanup(func() { h.timers.Close() })
+	}
+	h.Serve = h.serve
+	return h
+}
+
+func (h *host) serve(method string, params json.RawMessage) (any, error) {
+	switch method {
+	case "secrets/get":
+		return "s3cret", nil
+	case "settings/get":
+		return map[string]any{"greeting": "Bonjour", "shout": false}, nil
+	}
+	if h.timers == nil { // a process: timer/* is for modules
+		return nil, &reactortest.RPCError{Code: -32601, Message: "Method not found"}
+	}
+	handle, ok := h.timers.Methods()[method]
+	if !ok {
+		return nil, &reactortest.RPCError{Code: -32601, Message: "Method not found"}
+	}
+	res, err := handle(context.Background(), params)
+	var refusal *services.Error
+	if errors.As(err, &refusal) {
+		return nil, &reactortest.RPCError{Code: refusal.Code, Message: refusal.Message}
+	}
+	return res, err
+}
+
+// conversation is what both builds are told; each line but the event
+// gets one answer.
+var conversation = []string{
+	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"escouade":{"version":"2.2.0"},"plugin":{"id":"dev.escouade.example.hello-wasm","version":"0.1.0"},"lang":"fr","capabilities":{"batch":true,"secrets":true,"settings":true,"log":true,"attach":true}}}`,
+	`{"jsonrpc":"2.0","id":2,"method":"hello/greet","params":{"name":"Ada"}}`,
+	`{"jsonrpc":"2.0","id":3,"method":"hello/greet","params":{"name":"Grace","delayMs":25}}`,
+	`{"jsonrpc":"2.0","id":4,"method":"hello/greet","params":{}}`,
+	`{"jsonrpc":"2.0","id":5,"method":"hello/echo","params":{"a":[1,"é"]}}`,
+	`{"jsonrpc":"2.0","method":"event/ticket.column","params":{"ticket":"T-1","column":"done"}}`,
+	`{"jsonrpc":"2.0","id":6,"method":"shutdown"}`,
+}
+
+var want = []string{
+	`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"capabilities":{"attach":false,"batch":true}}}`,
+	`{"jsonrpc":"2.0","id":2,"result":{"text":"Bonjour, Ada!","emoji":"🙂","token":true,"waited":0}}`,
+	`{"jsonrpc":"2.0","id":3,"result":{"text":"Bonjour, Grace!","emoji":"🙂","token":true,"waited":25}}`,
+	`{"jsonrpc":"2.0","id":4,"error":{"code":-32602,"message":"Invalid params: name is required"}}`,
+	`{"jsonrpc":"2.0","id":5,"result":{"a":[1,"é"]}}`,
+	`{"jsonrpc":"2.0","id":6,"result":null}`,
+}
+
+var wantNotes = []string{
+	`log {"level":"info","message":"greeted Ada"}`,
+	`log {"level":"info","message":"greeted Grace"}`,
+	`log {"level":"info","message":"ticket.column: {\"ticket\":\"T-1\",\"column\":\"done\"}"}`,
+}
+
+func talk(t *testing.T, h *host) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	var answers []string
+	for i, line := range conversation {
+		if i == 5 { // the event: no answer
+			if err := h.Send(line); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		answer, err := h.Roundtrip(ctx, line)
+		if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		answers = append(answers, answer)
+	}
+	// The event's log may come after shutdown's answer: read to the end.
+	more, err := h.Drain(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(answers, more...)
+}
+
+// TestModule builds plugin.wasm as build.sh does and plays the host
+// against it, with the root JSON files mounted at /plugin as the host
+// mounts them.
+func TestModule(t *testing.T) {
+	dir := t.TempDir()
+	module := filepath.Join(dir, "plugin.wasm")
+	if err := reactortest.Build(".", module); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(dir, "plugin")
+	copyFile(t, greetingsFile, filepath.Join(root, greetingsFile))
+
+	ctx := context.Background()
+	rt := reactortest.NewRuntime(ctx)
+	defer rt.Close(ctx)
+	code, err := rt.Compile(ctx, module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &testutil.SyncBuffer{}
+	m, err := code.Start(ctx, reactortest.Options{PluginDir: root, Stderr: stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close(ctx)
+	h := newHost(t, &reactortest.ModuleWire{Module: m}, true)
+
+	if diff := cmp.Diff(want, talk(t, h)); diff != "" {
+		t.Errorf("answers (-want +got):\n%s\nstderr:\n%s", diff, stderr)
+	}
+	if diff := cmp.Diff(wantNotes, h.Notes); diff != "" {
+		t.Errorf("notifications (-want +got):\n%s", diff)
+	}
+	wantAsked := []string{
+		`settings/get {}`, `secrets/get {"key":"token"}`,
+		`timer/set {"ms":25}`, `settings/get {}`, `secrets/get {"key":"token"}`,
+	}
+	if diff := cmp.Diff(wantAsked, h.Asked); diff != "" {
+		t.Errorf("calls to the host (-want +got):\n%s", diff)
+	}
+}
+
+// TestProcess builds the same source as a process and checks it answers
+// as the module does; it keeps its own timers.
+func TestProcess(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "hello-wasm")
+	if err := testutil.GoBuild(".", bin); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin) // in the plugin folder, as the host starts a process
+	stderr := &testutil.SyncBuffer{}
+	cmd.Stderr = stderr
+	wire, err := reactortest.StartProcess(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHost(t, wire, false)
+	if diff := cmp.Diff(want, talk(t, h)); diff != "" {
+		t.Errorf("answers (-want +got):\n%s\nstderr:\n%s", diff, stderr)
+	}
+	if diff := cmp.Diff(wantNotes, h.Notes); diff != "" {
+		t.Errorf("notifications (-want +got):\n%s", diff)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the process after shutdown: %v", err)
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(fmt.Errorf("copy %s: %w", from, err))
+	}
+}
