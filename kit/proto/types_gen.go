@@ -176,8 +176,10 @@ type WsSendParams struct {
 // WsCloseParams is the params of ws/close.
 type WsCloseParams struct {
 	Socket SocketID `json:"socket"`
-	Code   int64    `json:"code,omitempty"`
-	Reason string   `json:"reason,omitempty"`
+	// A code a close frame may carry: 1000-1003, 1007-1014 or 3000-4999; default
+	// 1000.
+	Code   int64  `json:"code,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 // WsMessageParams is the params of ws/message.
@@ -419,7 +421,7 @@ const (
 	MethodFsRead = "fs/read"
 	// MethodFsWrite names fs/write (plugin to host; WASM plugins only; params
 	// FsWriteParams; result Null): writes a text file under a granted root that is
-	// not read-only.
+	// not read-only; its folder must exist (fs/mkdir makes it).
 	MethodFsWrite = "fs/write"
 	// MethodFsList names fs/list (plugin to host; WASM plugins only; params
 	// FsPathParams; result FsListResult): the entries of a folder under a granted

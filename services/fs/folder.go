@@ -25,6 +25,11 @@ func (r *Roots) Folder(root proto.FileRoot, path, agent string) (string, *servic
 	}
 	defer dir.Close()
 	res, refusal := existing(dir, loc, true)
+	if refusal != nil && refusal.Code == services.CodeMissing {
+		// proc/run answers no -32005: a missing working folder is a run
+		// that fails.
+		return "", failed(loc.Root, loc.Path, "no such folder")
+	}
 	if refusal != nil {
 		return "", refusal
 	}

@@ -154,7 +154,7 @@ func TestRefusals(t *testing.T) {
 		{"fs/mkdir", at("agentRepo", "d"), refusal{-32003, `agentRepo "d": the root agentRepo is read-only (agentRepo:ro)`}},
 		{"fs/read", at("agent", "nope.txt"), refusal{-32005, `agent "nope.txt": no such file`}},
 		{"fs/read", at("agent", "notes.md/x"), refusal{-32005, `agent "notes.md/x": no such file`}},
-		{"fs/write", proto.FsWriteParams{Root: "agent", Path: "no/such/dir.txt", Agent: "a1", Text: "x"}, refusal{-32005, `agent "no/such/dir.txt": no such file`}},
+		{"fs/write", proto.FsWriteParams{Root: "agent", Path: "no/such/dir.txt", Agent: "a1", Text: "x"}, refusal{-32004, `agent "no/such/dir.txt": its folder does not exist (fs/mkdir makes it)`}},
 		{"fs/read", at("agent", "big.txt"), refusal{-32004, `agent "big.txt": over the limit of 8388608 bytes (8 MiB)`}},
 		{"fs/read", at("agent", "bin.dat"), refusal{-32004, `agent "bin.dat": not valid UTF-8`}},
 		{"fs/read", at("agent", "full"), refusal{-32004, `agent "full": a folder, not a file`}},

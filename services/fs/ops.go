@@ -132,13 +132,18 @@ func writeText(root *os.Root, loc Location, text string) *services.Error {
 	}
 	switch {
 	case len(r.missing) > 1:
-		return missing(loc.Root, loc.Path)
+		// fs/write answers no -32005 (the schema's errors): a folder that
+		// is not there is a write that fails.
+		return failed(loc.Root, loc.Path, "its folder does not exist (fs/mkdir makes it)")
 	case len(r.missing) == 0 && r.info.IsDir():
 		return failed(loc.Root, loc.Path, "a folder, not a file")
 	case len(r.missing) == 0 && !r.info.Mode().IsRegular():
 		return failed(loc.Root, loc.Path, "not a regular file (%s)", r.info.Mode().Type())
 	}
 	f, err := root.OpenFile(r.full(), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|nonBlocking, 0o644)
+	if isMissing(err) {
+		return failed(loc.Root, loc.Path, "its folder does not exist (fs/mkdir makes it)")
+	}
 	if err != nil {
 		return osFailure(loc, err)
 	}

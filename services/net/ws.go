@@ -214,8 +214,8 @@ func (s *Service) wsClose(_ context.Context, params json.RawMessage) (any, error
 	}
 	code := websocket.StatusNormalClosure
 	if p.Code != 0 {
-		if p.Code < 1000 || p.Code > 4999 {
-			return nil, invalid("params.code must be from 1000 to 4999")
+		if !sendableCode(p.Code) {
+			return nil, invalid("params.code %d is not a code a close frame may carry (1000-1003, 1007-1014, 3000-4999)", p.Code)
 		}
 		code = websocket.StatusCode(p.Code)
 	}
@@ -228,4 +228,10 @@ func (s *Service) wsClose(_ context.Context, params json.RawMessage) (any, error
 	}
 	s.wg.Go(func() { sock.conn.Close(code, p.Reason) })
 	return nil, nil
+}
+
+// sendableCode reports a close code an endpoint may send (RFC 6455 §7.4):
+// 1004-1006 and 1015 are reserved, 1016-2999 unassigned.
+func sendableCode(code int64) bool {
+	return code >= 1000 && code <= 1003 || code >= 1007 && code <= 1014 || code >= 3000 && code <= 4999
 }

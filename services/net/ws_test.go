@@ -105,6 +105,13 @@ func TestWebSocketClose(t *testing.T) {
 	if diff := cmp.Diff(want, peer.next(t)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+	for _, code := range []int64{1005, 1006, 1015, 2000} {
+		_, err := call(t, s, "ws/close", proto.WsCloseParams{Socket: id, Code: code})
+		want := refusal{-32602, fmt.Sprintf("params.code %d is not a code a close frame may carry (1000-1003, 1007-1014, 3000-4999)", code)}
+		if diff := cmp.Diff(want, refusalOf(err)); diff != "" {
+			t.Errorf("code %d (-want +got):\n%s", code, diff)
+		}
+	}
 }
 
 // TestWebSocketMessageLimits: 1 MiB each way.

@@ -186,7 +186,7 @@ func TestRefusals(t *testing.T) {
 		{proto.ProcRunParams{Program: "git"}, refusal{-32004, "git is not found in PATH"}},
 		{proto.ProcRunParams{Program: "fake", Cwd: proto.FsLocation{Root: "agent", Path: "../x"}}, refusal{-32003, `agent "../x": a ".." segment`}},
 		{proto.ProcRunParams{Program: "fake", Cwd: proto.FsLocation{Root: "temp", Path: "."}}, refusal{-32003, `temp ".": the root temp is not in permissions.files of dev.escouade.build`}},
-		{proto.ProcRunParams{Program: "fake", Cwd: proto.FsLocation{Root: "agent", Path: "nope"}}, refusal{-32005, `agent "nope": no such file`}},
+		{proto.ProcRunParams{Program: "fake", Cwd: proto.FsLocation{Root: "agent", Path: "nope"}}, refusal{-32004, `agent "nope": no such folder`}},
 	}
 	for _, tt := range tests {
 		_, err := f.run(t, tt.params)

@@ -177,6 +177,10 @@ export interface WsSendParams {
 
 export interface WsCloseParams {
   socket: SocketID;
+  /**
+   * A code a close frame may carry: 1000-1003, 1007-1014 or 3000-4999; default
+   * 1000.
+   */
   code?: number;
   reason?: string;
 }
@@ -519,7 +523,10 @@ export interface Methods {
     params: FsPathParams;
     result: Text;
   };
-  /** Writes a text file under a granted root that is not read-only. */
+  /**
+   * Writes a text file under a granted root that is not read-only; its folder
+   * must exist (fs/mkdir makes it).
+   */
   "fs/write": {
     direction: "plugin-to-host";
     notification: false;
