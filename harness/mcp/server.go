@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,16 +10,36 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 )
 
 // Defaults of [Options].
 const (
 	DefaultAddr    = "127.0.0.1:0"
 	DefaultVersion = "dev"
+	// DefaultHeaderTimeout bounds the reading of a request's headers: a
+	// connection that sends none (or a byte at a time) is closed, so that
+	// half-open connections cannot pile up.
+	DefaultHeaderTimeout = 10 * time.Second
+	// DefaultIdleTimeout closes a kept-alive connection with no request in
+	// flight. Streams (an open GET, a call waiting for the user) are
+	// requests in flight, never idle.
+	DefaultIdleTimeout = 2 * time.Minute
+	// DefaultMaxConns bounds the connections served at once; more wait to
+	// be accepted.
+	DefaultMaxConns = 256
+	// DefaultMaxSessions bounds the MCP sessions of one token: opening one
+	// more closes the agent's oldest.
+	DefaultMaxSessions = 8
 )
+
+// maxHeaderBytes bounds a request's headers: a bearer token and MCP's few
+// headers need far less.
+const maxHeaderBytes = 64 << 10
 
 // ServerName is the name the server goes by, in serverInfo and in the
 // session's mcpServers entry.
@@ -45,6 +66,13 @@ type Options struct {
 	Ask Asker
 	// Version is the serverInfo version; default DefaultVersion.
 	Version string
+	// HeaderTimeout, IdleTimeout, MaxConns and MaxSessions: zero means
+	// DefaultHeaderTimeout, DefaultIdleTimeout, DefaultMaxConns and
+	// DefaultMaxSessions.
+	HeaderTimeout time.Duration
+	IdleTimeout   time.Duration
+	MaxConns      int
+	MaxSessions   int
 }
 
 func (o Options) withDefaults() Options {
@@ -54,6 +82,10 @@ func (o Options) withDefaults() Options {
 	if o.Version == "" {
 		o.Version = DefaultVersion
 	}
+	o.HeaderTimeout = cmp.Or(o.HeaderTimeout, DefaultHeaderTimeout)
+	o.IdleTimeout = cmp.Or(o.IdleTimeout, DefaultIdleTimeout)
+	o.MaxConns = cmp.Or(o.MaxConns, DefaultMaxConns)
+	o.MaxSessions = cmp.Or(o.MaxSessions, DefaultMaxSessions)
 	return o
 }
 
@@ -103,8 +135,13 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		agents: newRegistry(),
 		served: make(chan struct{}),
 	}
-	s.http = &http.Server{Handler: s.handler()}
-	go s.serve(ln)
+	s.http = &http.Server{
+		Handler:           s.handler(),
+		ReadHeaderTimeout: opts.HeaderTimeout,
+		IdleTimeout:       opts.IdleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+	}
+	go s.serve(netutil.LimitListener(ln, opts.MaxConns))
 	return s, nil
 }
 
@@ -120,7 +157,7 @@ func (s *Server) serve(ln net.Listener) {
 func (s *Server) handler() http.Handler {
 	mcpHandler := sdk.NewStreamableHTTPHandler(s.agentServer, nil)
 	mux := http.NewServeMux()
-	mux.Handle(endpointPath, newOwners().guard(mcpHandler))
+	mux.Handle(endpointPath, newOwners(s.opts.MaxSessions, s.agentSession).guard(mcpHandler, s.live))
 	requireToken := auth.RequireBearerToken(s.verifyToken, &auth.RequireBearerTokenOptions{
 		// Tokens live until revoked; they carry no expiry.
 		AllowMissingExpiration: true,
@@ -129,13 +166,34 @@ func (s *Server) handler() http.Handler {
 }
 
 // agentServer is the SDK's getServer: the MCP server of the agent whose
-// token the request carries, or nil (400) when it was revoked meanwhile.
+// token the request carries, or nil when it was revoked meanwhile (the
+// guard answers 401 before, but a revocation can fall in between).
 func (s *Server) agentServer(r *http.Request) *sdk.Server {
 	a := s.agents.byUserID(auth.TokenInfoFromContext(r.Context()))
 	if a == nil {
 		return nil
 	}
 	return a.mcp
+}
+
+// agentSession is the live MCP session id of the agent user speaks for,
+// or nil.
+func (s *Server) agentSession(user, id string) *sdk.ServerSession {
+	a := s.agents.byUserID(&auth.TokenInfo{UserID: user})
+	if a == nil {
+		return nil
+	}
+	for ss := range a.mcp.Sessions() {
+		if ss.ID() == id {
+			return ss
+		}
+	}
+	return nil
+}
+
+// live tells whether the agent user speaks for still holds a token.
+func (s *Server) live(user string) bool {
+	return s.agents.byUserID(&auth.TokenInfo{UserID: user}) != nil
 }
 
 // URL is the MCP endpoint, e.g. "http://127.0.0.1:43123/mcp".
