@@ -1,0 +1,76 @@
+package wasm
+
+import (
+	"errors"
+	"io/fs"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// fakeEngine stands in for package jsrt: its module is the reactor
+// fixture, its bundle a file in memory.
+type fakeEngine struct {
+	module []byte
+	err    error
+}
+
+func (e fakeEngine) Module() []byte { return e.module }
+
+func (e fakeEngine) Bundle(*manifest.Manifest) (fs.FS, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
+	return fstest.MapFS{"plugin.mjs": {Data: []byte("console.log(1)")}}, nil
+}
+
+func jsManifest(t *testing.T) *manifest.Manifest {
+	m := pluginDir(t, nil, map[string]string{"rules.json": "{}"})
+	m.Run = &manifest.Run{JS: "dist/plugin.mjs"}
+	return m
+}
+
+// A run.js plugin is an instance of the engine's module with the bundle at
+// /bundle and the root JSON files at /plugin, on the same runtime or, when
+// asked, on one without termination checks.
+func TestJSEngine(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		tr := newTransport(t, Options{JS: fakeEngine{module: fixture(t, "reactor")}, JSWithoutCloseOnContextDone: own})
+		prog := launch(t, tr, transport.LaunchSpec{Manifest: jsManifest(t)})
+		conn := connect(t, prog, nil)
+		if diff := cmp.Diff(map[string]string{"plugin.mjs": "console.log(1)"}, call[map[string]string](t, conn, "files", "/bundle")); diff != "" {
+			t.Errorf("/bundle (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff(map[string]string{"rules.json": "{}"}, call[map[string]string](t, conn, "files", nil)); diff != "" {
+			t.Errorf("/plugin (-want +got):\n%s", diff)
+		}
+		if (tr.js != tr.rt) != own {
+			t.Errorf("JSWithoutCloseOnContextDone %v: own runtime %v", own, tr.js != tr.rt)
+		}
+	}
+}
+
+// A bundle the engine refuses, or no engine, is a launch error.
+func TestJSRefused(t *testing.T) {
+	tests := []struct {
+		name   string
+		engine Engine
+		want   string
+	}{
+		{"no engine", nil, "this Escouade has no JS engine to run run.js"},
+		{"refused bundle", fakeEngine{module: trapsInTurn, err: errors.New(`its bundle imports "node:http"`)}, `its bundle imports "node:http"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := newTransport(t, Options{JS: tt.engine})
+			_, err := tr.Launch(t.Context(), transport.LaunchSpec{Manifest: jsManifest(t)})
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("Launch error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}

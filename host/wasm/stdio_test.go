@@ -1,0 +1,238 @@
+package wasm
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+)
+
+// countingClock counts the turns stdio starts and ends.
+type countingClock struct{ pauses, resumes atomic.Int32 }
+
+func (c *countingClock) pause()  { c.pauses.Add(1) }
+func (c *countingClock) resume() { c.resumes.Add(1) }
+
+// A reactor's stdin never waits: whole lines only, EAGAIN when empty, EOF
+// once closed and drained.
+func TestStdinReactor(t *testing.T) {
+	var clock countingClock
+	in := newStdin(true, 1<<20, &clock)
+	buf := make([]byte, 64)
+	if _, err := in.Write([]byte("half")); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := in.Read(buf); n != 0 || !errors.Is(err, experimentalsys.EAGAIN) {
+		t.Fatalf("read of half a line: %d, %v; want EAGAIN", n, err)
+	}
+	if ready, errno := in.Poll(experimentalsys.POLLIN, -1); ready || errno != 0 {
+		t.Fatalf("poll of half a line: %v, %v; want not ready at once", ready, errno)
+	}
+	if _, err := in.Write([]byte(" line\nnext")); err != nil {
+		t.Fatal(err)
+	}
+	if run, last := in.next(); !run || last {
+		t.Fatalf("next %v %v, want a turn", run, last)
+	}
+	n, err := in.Read(buf)
+	if got := string(buf[:n]); got != "half line\n" || err != nil {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	in.setNonblocking(false)
+	if !in.isNonblocking() {
+		t.Error("a reactor's stdin became blocking")
+	}
+	_ = in.Close()
+	if run, last := in.next(); !run || !last {
+		t.Fatalf("next after Close %v %v, want a last turn", run, last)
+	}
+	if n, err := in.Read(buf); n != 0 || err != io.EOF {
+		t.Fatalf("read after Close: %d, %v; want EOF", n, err)
+	}
+	if clock.pauses.Load() != 0 {
+		t.Error("a reactor's read stopped its turn clock")
+	}
+	if _, err := in.Write([]byte("x\n")); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("write after Close: %v", err)
+	}
+}
+
+// A command's read of an empty stdin waits, its turn clock stopped, until
+// a line comes; a non-blocking one reads EAGAIN; a poll waits its timeout.
+func TestStdinCommand(t *testing.T) {
+	var clock countingClock
+	in := newStdin(false, 1<<20, &clock)
+	got := make(chan string)
+	go func() {
+		buf := make([]byte, 64)
+		n, _ := in.Read(buf)
+		got <- string(buf[:n])
+	}()
+	if _, err := in.Write([]byte("line\n")); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "line\n" {
+		t.Fatalf("read %q", s)
+	}
+	if ready, _ := in.Poll(experimentalsys.POLLIN, 1); ready {
+		t.Error("poll of an empty stdin ready")
+	}
+	if p, r := clock.pauses.Load(), clock.resumes.Load(); p != r {
+		t.Errorf("%d pauses, %d resumes", p, r)
+	}
+	in.setNonblocking(true)
+	if _, err := in.Read(make([]byte, 8)); !errors.Is(err, experimentalsys.EAGAIN) {
+		t.Errorf("non-blocking read: %v, want EAGAIN", err)
+	}
+	in.abort()
+	if ready, _ := in.Poll(experimentalsys.POLLIN, -1); !ready {
+		t.Error("poll after abort not ready")
+	}
+	if run, _ := in.next(); run {
+		t.Error("a turn after abort")
+	}
+}
+
+// A write past the buffer waits for room, until its deadline.
+func TestStdinBound(t *testing.T) {
+	in := newStdin(true, 4, &countingClock{})
+	if _, err := in.Write([]byte("12345\n")); err != nil {
+		t.Fatal(err) // a line goes in whole, whatever its length
+	}
+	_ = in.SetWriteDeadline(time.Now().Add(time.Millisecond))
+	if _, err := in.Write([]byte("x\n")); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("write past the bound: %v, want a deadline error", err)
+	}
+	_ = in.SetWriteDeadline(time.Time{})
+	wrote := make(chan error)
+	go func() { _, err := in.Write([]byte("y\n")); wrote <- err }()
+	if _, err := in.Read(make([]byte, 64)); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-wrote; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Stdout hands on whole lines, a last line without newline at the end,
+// and makes a guest that writes past its bound wait.
+func TestOutput(t *testing.T) {
+	var clock countingClock
+	out := newOutput(8, &clock)
+	mustWrite := func(s string) {
+		if _, err := out.Write([]byte(s)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustWrite("a\nb")
+	buf := make([]byte, 64)
+	n, _ := out.Read(buf)
+	if got := string(buf[:n]); got != "a\n" {
+		t.Fatalf("read %q, want the whole line only", got)
+	}
+	wrote := make(chan struct{})
+	go func() { mustWrite("cdefghij\n"); close(wrote) }()
+	var all bytes.Buffer
+	for all.Len() < len("bcdefghij\n") {
+		n, err := out.Read(buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(buf[:n])
+	}
+	<-wrote
+	if all.String() != "bcdefghij\n" {
+		t.Errorf("read %q", all.String())
+	}
+	if clock.pauses.Load() != 1 || clock.resumes.Load() != 1 {
+		t.Errorf("the guest waited with %d pauses, %d resumes; want 1 each", clock.pauses.Load(), clock.resumes.Load())
+	}
+	mustWrite("last")
+	out.end()
+	rest, err := io.ReadAll(out)
+	if string(rest) != "last" || err != nil {
+		t.Errorf("after end: %q, %v", rest, err)
+	}
+	if _, err := out.Write([]byte("x")); err == nil {
+		t.Error("a write after end succeeded")
+	}
+}
+
+// A line that never ends goes on as it comes past the bound.
+func TestOutputEndlessLine(t *testing.T) {
+	out := newOutput(4, &countingClock{})
+	go func() { _, _ = out.Write([]byte(strings.Repeat("x", 10))) }()
+	buf := make([]byte, 64)
+	n, err := out.Read(buf)
+	if err != nil || n != 10 {
+		t.Fatalf("read %d, %v; want the 10 bytes", n, err)
+	}
+	_ = out.Close()
+	if _, err := out.Write([]byte("dropped\n")); err != nil {
+		t.Errorf("a write after the host closed stdout: %v", err)
+	}
+}
+
+func TestNextLine(t *testing.T) {
+	tests := []struct {
+		data  string
+		atEOF bool
+		want  []string
+	}{
+		{"a\nb\r\nc", false, []string{"a", "b"}},
+		{"a\nb\r\nc", true, []string{"a", "b", "c"}},
+		{"abcdefgh\n", false, []string{"abcd", "efgh"}},
+		{"abc\u00e9d", true, []string{"abc", "\u00e9d"}},
+		{"\n\n", false, []string{"", ""}},
+	}
+	for _, tt := range tests {
+		var got []string
+		var w lineWriter
+		w.max, w.emit = 4, func(l string) { got = append(got, l) }
+		_, _ = w.Write([]byte(tt.data))
+		if tt.atEOF {
+			w.flush()
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%q (-want +got):\n%s", tt.data, diff)
+		}
+	}
+}
+
+// FuzzLines feeds the stderr splitter what a module may write: the lines
+// it hands on, rejoined, are what was written, none longer than the limit
+// or holding a newline.
+func FuzzLines(f *testing.F) {
+	f.Add([]byte("a\nb\r\nc"), uint8(4), uint8(2))
+	f.Add([]byte("\xff\xfe\u00e9\u00e9\n"), uint8(1), uint8(0))
+	f.Fuzz(func(t *testing.T, data []byte, limit, split uint8) {
+		max := int(limit%16) + utf8Max
+		var got [][]byte
+		var w lineWriter
+		w.max = max
+		w.emit = func(l string) {
+			if len(l) > max || strings.Contains(l, "\n") {
+				t.Fatalf("line %q: longer than %d or with a newline", l, max)
+			}
+			got = append(got, []byte(l))
+		}
+		cut := min(int(split), len(data))
+		_, _ = w.Write(data[:cut])
+		_, _ = w.Write(data[cut:])
+		w.flush()
+		joined := bytes.Join(got, nil)
+		stripped := bytes.ReplaceAll(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte("\n"), nil)
+		if len(joined) > len(stripped) || len(joined)+bytes.Count(data, []byte("\r")) < len(stripped) {
+			t.Fatalf("lines %q do not make up %q", got, data)
+		}
+	})
+}
+
+const utf8Max = 4
