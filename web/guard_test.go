@@ -164,3 +164,31 @@ fetch(t, {method: "POST", credentials: "include", headers: {"X-Escouade-Secret":
 	v := startServer(t, mux)
 	return v
 }
+
+// What the CLI changes in the registry while the view runs is applied to
+// the host at the next page.
+func TestCLIChangesReachTheView(t *testing.T) {
+	v := installedView(t)
+	v.call("fixture/pid", nil)
+	reg := v.registry()
+	en := mustEntry(t, v, fixtureID)
+	en.Disabled = true // escouade-plugin disable ID
+	reg.Put(en)
+	if err := reg.Save(); err != nil {
+		t.Fatal(err)
+	}
+	_, body := get(t, v, "/", map[string]string{SecretHeader: v.srv.Secret()}, "")
+	if !strings.Contains(body, "Disabled") {
+		t.Errorf("the list does not show the plugin the CLI disabled:\n%s", body)
+	}
+	if st := v.plugin().Status().State; st != "disabled" {
+		t.Errorf("the host keeps it %s", st)
+	}
+	en.Disabled = false // escouade-plugin enable ID
+	reg.Put(en)
+	reg.Save()
+	get(t, v, "/", map[string]string{SecretHeader: v.srv.Secret()}, "")
+	if st := v.plugin().Status().State; st != "idle" {
+		t.Errorf("after enable through the CLI the host keeps it %s", st)
+	}
+}

@@ -182,7 +182,7 @@ func installed(t *testing.T, home, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.Put(registry.Entry{ID: m.ID, Dir: dir, Version: m.Version, Granted: m.Permissions})
+	reg.Put(registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: m.Permissions})
 	if err := reg.Save(); err != nil {
 		t.Fatal(err)
 	}

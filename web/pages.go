@@ -119,7 +119,7 @@ func (s *Server) pagePlugin(w http.ResponseWriter, r *http.Request) {
 	}
 	switch p.Tab {
 	case "settings":
-		p.Fields = s.settingFields(rw, nil, nil)
+		p.Fields = s.settingFields(rw)
 	case "permissions":
 		p.Perms = permItems(s.lang, rw.Manifest.Permissions, rw.Plugin.Granted())
 		for _, h := range describedHarnesses(rw.Manifest) {

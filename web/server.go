@@ -8,6 +8,8 @@ import (
 	"html/template"
 	"io/fs"
 	"net/http"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -46,6 +48,8 @@ type Server struct {
 	mux     *http.ServeMux
 	states  *broker
 	changes sync.Mutex // one user change at a time: registry, settings, host
+
+	syncing sync.Mutex // one sync at a time: a plugin is added once
 
 	mu     sync.Mutex
 	broken map[string]string // id → why its folder cannot be loaded
@@ -126,32 +130,63 @@ func (s *Server) routes() {
 }
 
 // sync brings the host in line with the registry, which the CLI may have
-// changed meanwhile: a plugin installed is added, one switched off or on is
-// switched. It returns the registry read.
+// changed meanwhile: a plugin installed is added, one updated is updated,
+// one switched off or on is switched. It returns the registry read.
 func (s *Server) sync(ctx context.Context) (*registry.Registry, error) {
+	s.syncing.Lock()
+	defer s.syncing.Unlock()
 	reg, err := registry.Open(s.home)
 	if err != nil {
 		return nil, err
 	}
 	for _, en := range reg.List() {
-		p, ok := s.host.Plugin(en.ID)
-		if !ok {
-			s.add(en)
-			continue
-		}
-		switch st := p.Status().State; {
-		case en.Disabled && st != host.StateDisabled:
-			p.Disable(ctx)
-		case !en.Disabled && st == host.StateDisabled:
-			p.Enable()
+		if p, ok := s.host.Plugin(en.ID); ok {
+			s.reconcile(ctx, en, p)
+		} else {
+			s.addLocked(en)
 		}
 	}
 	return reg, nil
 }
 
+// reconcile applies to a plugin of the host what the registry says now.
+func (s *Server) reconcile(ctx context.Context, en registry.Entry, p *host.Plugin) {
+	dir, _ := filepath.Abs(en.Dir)
+	if m := p.Manifest(); m.Version != en.Version || m.Dir != dir {
+		if next, err := s.load(en.Dir); err == nil && next.ID == en.ID {
+			p.Update(ctx, next)
+		}
+	}
+	if granted := en.Granted.Intersect(p.Manifest().Permissions); !samePermissions(granted, p.Granted()) {
+		p.SetGranted(ctx, granted)
+	}
+	switch st := p.Status().State; {
+	case en.Disabled && st != host.StateDisabled:
+		p.Disable(ctx)
+	case !en.Disabled && st == host.StateDisabled:
+		p.Enable()
+	}
+}
+
+func samePermissions(a, b manifest.Permissions) bool {
+	for i, k := range kinds(a) {
+		if !slices.Equal(k.list, kinds(b)[i].list) {
+			return false
+		}
+	}
+	return true
+}
+
 // add puts an installed plugin in the host, or notes why its folder
 // cannot be loaded.
 func (s *Server) add(en registry.Entry) {
+	s.syncing.Lock()
+	defer s.syncing.Unlock()
+	s.addLocked(en)
+}
+
+// addLocked is add with s.syncing held.
+func (s *Server) addLocked(en registry.Entry) {
 	m, err := s.load(en.Dir)
 	if err == nil {
 		var settings map[string]json.RawMessage

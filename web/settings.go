@@ -26,7 +26,6 @@ type settingField struct {
 	Options                           []option
 	Default                           string // "Default: …"
 	Stored                            bool   // a secret has a value in the keychain
-	Error                             string
 }
 
 type option struct {
@@ -34,9 +33,9 @@ type option struct {
 	Selected     bool
 }
 
-// settingFields makes the inputs, by key, showing the user's values (or
-// those just typed, when some were refused) over the defaults.
-func (s *Server) settingFields(rw row, typed url.Values, refused map[string]string) []settingField {
+// settingFields makes the inputs, by key, showing the user's values over
+// the defaults. A refused value is shown by the script, beside its input.
+func (s *Server) settingFields(rw row) []settingField {
 	declared := rw.Manifest.Contributes.Settings
 	user := rw.Plugin.Settings()
 	keys := make([]string, 0, len(declared))
@@ -48,7 +47,7 @@ func (s *Server) settingFields(rw row, typed url.Values, refused map[string]stri
 	for i, key := range keys {
 		st := declared[key]
 		f := settingField{Key: key, ID: "setting-" + itoa(i), Type: string(st.Type), Label: st.Label.In(s.lang),
-			Description: st.Description.In(s.lang), Error: refused[key]}
+			Description: st.Description.In(s.lang)}
 		if f.Label == "" {
 			f.Label = key
 		}
@@ -73,9 +72,6 @@ func (s *Server) settingFields(rw row, typed url.Values, refused map[string]stri
 			}
 		default:
 			f.Value = shown(raw)
-		}
-		if typed != nil && st.Type != manifest.SettingSecret && st.Type != manifest.SettingBoolean {
-			f.Value = typed.Get(key)
 		}
 		out = append(out, f)
 	}
