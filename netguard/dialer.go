@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"syscall"
+	"time"
 )
 
 // Resolver looks names up; *net.Resolver is one.
@@ -102,8 +103,10 @@ func (d *Dialer) dialEach(ctx context.Context, network, host, port string, addrs
 		control = allowAll
 	}
 	var errs []error
-	for _, a := range addrs {
-		conn, err := d.connect(ctx, network, net.JoinHostPort(a.Unmap().String(), port), control)
+	for i, a := range addrs {
+		actx, cancel := partialDeadline(ctx, len(addrs)-i)
+		conn, err := d.connect(actx, network, net.JoinHostPort(a.Unmap().String(), port), control)
+		cancel()
 		if err == nil {
 			return conn, nil
 		}
@@ -117,6 +120,24 @@ func (d *Dialer) dialEach(ctx context.Context, network, host, port string, addrs
 		}
 	}
 	return nil, errors.Join(errs...)
+}
+
+// minAttempt is the least time one address gets when several share what
+// is left of the request's time, as net.Dialer gives.
+const minAttempt = 2 * time.Second
+
+// partialDeadline gives one of left addresses its share of the time left,
+// so that one black-holed address does not eat the whole limit.
+func partialDeadline(ctx context.Context, left int) (context.Context, context.CancelFunc) {
+	deadline, ok := ctx.Deadline()
+	if !ok || left <= 1 {
+		return ctx, func() {}
+	}
+	share := time.Until(deadline) / time.Duration(left)
+	if share < minAttempt {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, share)
 }
 
 func (d *Dialer) connect(ctx context.Context, network, address string, control ControlFunc) (net.Conn, error) {

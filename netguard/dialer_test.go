@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"strconv"
 	"sync"
+	"time"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -278,4 +279,21 @@ func socketNetwork(address string) string {
 		return "tcp4"
 	}
 	return "tcp6"
+}
+
+// TestPartialDeadline: addresses share the time left, none under 2 s.
+func TestPartialDeadline(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
+	defer cancel()
+	actx, acancel := partialDeadline(ctx, 4)
+	defer acancel()
+	d, _ := actx.Deadline()
+	if share := time.Until(d); share > 15*time.Minute || share < 14*time.Minute {
+		t.Errorf("one of 4 addresses gets %v of an hour", share)
+	}
+	short, scancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer scancel()
+	if actx, _ := partialDeadline(short, 2); actx != short {
+		t.Error("a share under 2 s was cut")
+	}
 }

@@ -29,11 +29,9 @@ func (s *Service) fetch(ctx context.Context, params json.RawMessage) (any, error
 	if bad := decode(params, &p); bad != nil {
 		return nil, bad
 	}
-	ctx, cancel := s.requestContext(ctx)
-	defer cancel(nil)
 	// One limit for connect, headers and body together.
-	timer := s.afterFunc(s.timeout, func() { cancel(errTimedOut) })
-	defer timer.Stop()
+	ctx, cancel := s.within(ctx)
+	defer cancel()
 	req, target, bad := s.newRequest(ctx, p)
 	if bad != nil {
 		return nil, bad
@@ -61,6 +59,19 @@ func (s *Service) requestContext(parent context.Context) (context.Context, conte
 		stop()
 		cancel(cause)
 	}
+}
+
+// within bounds a request by the time limit and Close. On the real clock
+// the limit is a deadline, which the dialer shares among the addresses of
+// a name; an injected clock cancels at its own time instead.
+func (s *Service) within(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := s.requestContext(parent)
+	if s.cfg.AfterFunc == nil {
+		tctx, tcancel := context.WithTimeoutCause(ctx, s.timeout, errTimedOut)
+		return tctx, func() { tcancel(); cancel(nil) }
+	}
+	timer := s.cfg.AfterFunc(s.timeout, func() { cancel(errTimedOut) })
+	return ctx, func() { timer.Stop(); cancel(nil) }
 }
 
 // readBody reads the decoded body within the size limit.

@@ -413,3 +413,20 @@ func TestFetchUnreachable(t *testing.T) {
 		t.Errorf("got %+v, want -32004 unreachable", got)
 	}
 }
+
+// TestFetchTimeoutRealClock: on the real clock the limit is a deadline
+// too (here the manifest's 200 ms against a server that never answers).
+func TestFetchTimeoutRealClock(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release }))
+	defer srv.Close()
+	defer close(release)
+	c := accountConfig(srv)
+	c.Limits = manifest.Limits{NetTimeoutMs: 200}
+	s := newService(t, c)
+	_, err := call(t, s, "net/fetch", proto.FetchParams{URL: srv.URL + "/never"})
+	want := refusal{-32004, srv.URL + "/never: no complete answer within 200 ms"}
+	if diff := cmp.Diff(want, refusalOf(err)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

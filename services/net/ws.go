@@ -61,10 +61,8 @@ func (s *Service) wsOpen(ctx context.Context, params json.RawMessage) (any, erro
 
 // dialSocket does the handshake within the time limit.
 func (s *Service) dialSocket(ctx context.Context, target netguard.Target, header http.Header, protocols []string) (*websocket.Conn, *services.Error) {
-	dctx, cancel := s.requestContext(ctx)
-	defer cancel(nil)
-	timer := s.afterFunc(s.timeout, func() { cancel(errTimedOut) })
-	defer timer.Stop()
+	dctx, cancel := s.within(ctx)
+	defer cancel()
 	conn, resp, err := websocket.Dial(dctx, target.URL.String(), &websocket.DialOptions{
 		HTTPClient: s.wsClient, HTTPHeader: header, Subprotocols: protocols})
 	if err != nil {
@@ -196,10 +194,8 @@ func (s *Service) wsSend(ctx context.Context, params json.RawMessage) (any, erro
 	if len(data) > MaxMessageBytes {
 		return nil, failed(fmt.Sprintf("%s: a message of %d bytes, over the limit of %d", sock.url, len(data), MaxMessageBytes))
 	}
-	wctx, cancel := s.requestContext(ctx)
-	defer cancel(nil)
-	timer := s.afterFunc(s.timeout, func() { cancel(errTimedOut) })
-	defer timer.Stop()
+	wctx, cancel := s.within(ctx)
+	defer cancel()
 	if err := sock.conn.Write(wctx, typ, data); err != nil {
 		return nil, failed(fmt.Sprintf("%s: the message could not be sent: %v", sock.url, err))
 	}
