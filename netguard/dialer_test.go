@@ -7,8 +7,8 @@ import (
 	"net/netip"
 	"strconv"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
