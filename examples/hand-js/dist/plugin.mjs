@@ -46,36 +46,37 @@ class Refusal extends Error {
  */
 function rawIds(line) {
   const ids = [];
-  const top = line.trimStart()[0] === "[" ? 2 : 1; // the depth of a message's members
-  let depth = 0;
+  const top = line.trimStart()[0] === "[" ? 2 : 1; // how deep a message's members are
+  const open = []; // the brackets around the current character
   let wantKey = false;
   let key = "";
   for (let i = 0; i < line.length; i++) {
     const c = line[i];
+    const inMessage = open.length === top && open[top - 1] === "{";
     if (c === '"') {
       let j = i + 1;
       while (line[j] !== '"') j += line[j] === "\\" ? 2 : 1;
       const text = line.slice(i, j + 1);
-      if (depth === top && wantKey) {
+      if (inMessage && wantKey) {
         key = JSON.parse(text);
         wantKey = false;
-      } else if (depth === top && key === "id") {
+      } else if (inMessage && key === "id") {
         ids[ids.length - 1] = text;
         key = "";
       }
       i = j;
     } else if (c === "{" || c === "[") {
-      depth++;
-      if (depth === top && c === "{") {
+      open.push(c);
+      if (open.length === top && c === "{") {
         ids.push(undefined);
         wantKey = true;
         key = "";
       }
     } else if (c === "}" || c === "]") {
-      depth--;
+      open.pop();
     } else if (c === ",") {
-      if (depth === top) wantKey = true;
-    } else if (depth === top && key === "id" && c !== ":" && c > " ") {
+      if (inMessage) wantKey = true;
+    } else if (inMessage && key === "id" && c !== ":" && c > " ") {
       let j = i;
       while (j < line.length && !",}] \t\r\n".includes(line[j])) j++;
       ids[ids.length - 1] = line.slice(i, j);

@@ -118,3 +118,10 @@ test("random messages decode to what JSON.parse reads, with the id's text", () =
     assert.deepEqual(item.msg.params, JSON.parse(params));
   }
 });
+
+test("the wire is exported for plugins written without the Plugin class", async () => {
+  const wire = await import("@escouade-dev/plugin/wire");
+  assert.equal(wire.decodeLine(`{"jsonrpc":"2.0","id":9007199254740993,"method":"m"}`).items[0].msg.id, "9007199254740993");
+  const sdk = await import("@escouade-dev/plugin");
+  assert.equal(typeof sdk.Plugin, "function");
+});
