@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/netguard"
@@ -54,8 +55,34 @@ func (s *Service) stream(ctx context.Context, params json.RawMessage) (any, erro
 	if err != nil {
 		r = errReader{err}
 	}
-	s.wg.Go(func() { s.pump(sctx, cancel, silence, id, target, resp, r) })
-	return proto.StreamResult{Stream: id, Status: int64(resp.StatusCode), Headers: answerHeaders(resp.Header, decoded)}, nil
+	answer := newStreamAnswer(proto.StreamResult{Stream: id, Status: int64(resp.StatusCode), Headers: answerHeaders(resp.Header, decoded)})
+	s.wg.Go(func() {
+		// The first chunk waits for the answer to be on its way, so the
+		// plugin learns the stream's id before its data.
+		select {
+		case <-answer.sent:
+		case <-sctx.Done():
+		}
+		s.pump(sctx, cancel, silence, id, target, resp, r)
+	})
+	return answer, nil
+}
+
+// streamAnswer is net/stream's answer. The connection marshals it just
+// before writing it: that opens the way for the stream's notifications.
+type streamAnswer struct {
+	result proto.StreamResult
+	sent   chan struct{}
+	once   *sync.Once
+}
+
+func newStreamAnswer(r proto.StreamResult) streamAnswer {
+	return streamAnswer{result: r, sent: make(chan struct{}), once: &sync.Once{}}
+}
+
+func (a streamAnswer) MarshalJSON() ([]byte, error) {
+	a.once.Do(func() { close(a.sent) })
+	return json.Marshal(a.result)
 }
 
 // streamFailure is failure with the stream's time limit, which is on

@@ -1,6 +1,7 @@
 package netsvc
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -34,7 +35,16 @@ func openStream(t *testing.T, s *Service, url string) proto.StreamResult {
 	if err != nil {
 		t.Fatalf("net/stream: %v", err)
 	}
-	return got.(proto.StreamResult)
+	// As the connection does: the answer is marshalled, then written.
+	raw, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r proto.StreamResult
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 // TestStreamChunks: the answer comes with the headers, then each chunk,
@@ -159,5 +169,33 @@ func TestCloseEndsStreams(t *testing.T) {
 	defer s.mu.Unlock()
 	if len(s.streams) != 0 {
 		t.Errorf("%d streams left after Close", len(s.streams))
+	}
+}
+
+// TestStreamWaitsForItsAnswer: no chunk goes out before the answer that
+// names the stream is marshalled for writing.
+func TestStreamWaitsForItsAnswer(t *testing.T) {
+	next := make(chan string, 1)
+	next <- "early"
+	srv := chunkServer(t, next)
+	defer close(next)
+	peer := newPeer()
+	c := accountConfig(srv)
+	c.Peer = peer
+	s := newService(t, c)
+	got, err := call(t, s, "net/stream", proto.FetchParams{URL: srv.URL + "/s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case n := <-peer.notes:
+		t.Fatalf("%s came before the answer was written", n.Method)
+	default:
+	}
+	if _, err := json.Marshal(got); err != nil {
+		t.Fatal(err)
+	}
+	if n := peer.next(t); n.Method != "net/chunk" {
+		t.Errorf("got %s, want net/chunk", n.Method)
 	}
 }
