@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
+	"github.com/escouade-dev/escouade-plugin/journal"
+	"github.com/escouade-dev/escouade-plugin/web"
+)
+
+func TestServeRefusesBadFlags(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"serve", "--addr", "0.0.0.0:7777"}, "loopback address only"},
+		{[]string{"serve", "--addr", "192.168.1.2:7777"}, "loopback address only"},
+		{[]string{"serve", "--addr", "example.com:80"}, "loopback address only"},
+		{[]string{"serve", "--addr", "7777"}, "want HOST:PORT"},
+		{[]string{"serve", "--secret", "token=x"}, "--secret names no plugin here"},
+		{[]string{"serve", "--settings", "s.json"}, "--settings names no plugin here"},
+		{[]string{"serve", "--lang", "de"}, `--lang "de": want en or fr`},
+		{[]string{"serve", "extra"}, "serve takes no arguments"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, _, stderr := runCLI(t, "", append(c.args, "--home", t.TempDir())...)
+			if code != exitUsage || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr, exitUsage, c.want)
+			}
+			if strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("the error is not one line: %q", stderr)
+			}
+		})
+	}
+}
+
+func TestLoopbackAddr(t *testing.T) {
+	for in, want := range map[string]string{
+		"127.0.0.1:7777": "127.0.0.1:7777",
+		"localhost:0":    "127.0.0.1:0",
+		"[::1]:7777":     "[::1]:7777",
+		"127.0.0.2:80":   "127.0.0.2:80",
+	} {
+		if got, err := loopbackAddr(in); err != nil || got != want {
+			t.Errorf("loopbackAddr(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
+// served is a serve command running in-process until stop.
+type served struct {
+	base, secret string
+	stop         func() (code int, stdout string)
+}
+
+func startServe(t *testing.T, home string) served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	old := serveContext
+	serveContext = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+	t.Cleanup(func() { serveContext = old })
+	outR, outW := io.Pipe()
+	done := make(chan int, 1)
+	var errOut strings.Builder
+	go func() {
+		code := run([]string{"serve", "--home", home, "--keychain", "memory", "--addr", "127.0.0.1:0"}, strings.NewReader(""), outW, &errOut)
+		outW.Close()
+		done <- code
+	}()
+	r := bufio.NewReader(outR)
+	first, err := r.ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve printed no address: %v (%s)", err, errOut.String())
+	}
+	u, err := url.Parse(strings.TrimSpace(first[strings.Index(first, "http://"):]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(r)
+		rest <- string(b)
+	}()
+	return served{
+		base:   "http://" + u.Host,
+		secret: u.Query().Get(web.SecretParam),
+		stop: func() (int, string) {
+			cancel()
+			return <-done, <-rest
+		},
+	}
+}
+
+func (s served) post(t *testing.T, path string, form url.Values) {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodPost, s.base+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set(web.SecretHeader, s.secret)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("POST %s: %d %s", path, res.StatusCode, body)
+	}
+}
+
+func registryFile(t *testing.T, home string) []registry.Entry {
+	t.Helper()
+	reg, err := registry.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg.List()
+}
+
+// Install and disable through the page leave the home as install and
+// disable through the CLI do.
+func TestServeLeavesTheStateTheCLILeaves(t *testing.T) {
+	dir := pluginDir(t, "1.0.0")
+	cliHome, pageHome := t.TempDir(), t.TempDir()
+	if code, _, stderr := runCLI(t, "", "install", dir, "--home", cliHome); code != exitOK {
+		t.Fatalf("install: %d %s", code, stderr)
+	}
+	s := startServe(t, pageHome)
+	s.post(t, "/install", url.Values{"dir": {dir}, "secrets": {"token"}})
+	if diff := cmp.Diff(registryFile(t, cliHome), registryFile(t, pageHome)); diff != "" {
+		t.Errorf("after install, CLI home (-) and page home (+):\n%s", diff)
+	}
+	if code, _, stderr := runCLI(t, "", "disable", "dev.test.cli", "--home", cliHome); code != exitOK {
+		t.Fatalf("disable: %d %s", code, stderr)
+	}
+	s.post(t, "/plugins/dev.test.cli/disable", nil)
+	if diff := cmp.Diff(registryFile(t, cliHome), registryFile(t, pageHome)); diff != "" {
+		t.Errorf("after disable, CLI home (-) and page home (+):\n%s", diff)
+	}
+	code, out := s.stop()
+	if code != exitOK || !strings.Contains(out, "Stopped: every plugin was shut down.") {
+		t.Errorf("stop: exit %d, %q", code, out)
+	}
+}
+
+// SIGTERM stops the view as Host.Close does: the running plugin gets
+// shutdown and its program ends.
+func TestServeStopsGracefullyOnSIGTERM(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM on Windows")
+	}
+	bin := filepath.Join(t.TempDir(), "escouade-plugin")
+	if err := testutil.GoBuild(".", bin); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	dir := pluginDir(t, "1.0.0")
+	if code, _, stderr := runCLI(t, "", "install", dir, "--home", home); code != exitOK {
+		t.Fatalf("install: %d %s", code, stderr)
+	}
+	cmd := exec.Command(bin, "serve", "--home", home, "--keychain", "memory", "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "FAKE_PLUGIN=1")
+	stdout, _ := cmd.StdoutPipe()
+	var stderr testutil.SyncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(stdout)
+	first, err := r.ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		t.Fatalf("no address: %v %s", err, stderr.String())
+	}
+	u, _ := url.Parse(strings.TrimSpace(first[strings.Index(first, "http://"):]))
+	s := served{base: "http://" + u.Host, secret: u.Query().Get(web.SecretParam)}
+	s.post(t, "/plugins/dev.test.cli/restart", nil) // starts it now
+	waitJournal(t, home, "dev.test.cli", "initialize answered")
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(r)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("serve after SIGTERM: %v (%s)", err, stderr.String())
+	}
+	if !strings.Contains(string(rest), "Stopped: every plugin was shut down.") {
+		t.Errorf("stdout after SIGTERM: %q", rest)
+	}
+	lines, err := journal.ReadTail(home, "dev.test.cli", 500)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := lines[len(lines)-1]; !strings.Contains(last, "stopped: the host closed") {
+		t.Errorf("the journal ends with %q, want the host's close", last)
+	}
+}
+
+// waitJournal waits until the journal of id holds text; the journal is
+// written by another process, so it is read again as it grows.
+func waitJournal(t *testing.T, home, id, text string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		lines, _ := journal.ReadTail(home, id, 500)
+		for _, l := range lines {
+			if strings.Contains(l, text) {
+				return
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	lines, _ := journal.ReadTail(home, id, 500)
+	t.Fatalf("the journal of %s never said %q:\n%s", id, text, strings.Join(lines, "\n"))
+}
