@@ -1,10 +1,10 @@
 // The build: what it makes is a bundle the run.js engine takes, it refuses
 // what the engine would refuse, and the bundle runs under node as a process.
 
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -16,9 +16,13 @@ import { SDK_VERSION, STAMP } from "../dist/version.js";
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = JSON.parse(readFileSync(join(here, "..", "package.json"), "utf8"));
 
-/** A plugin folder with files (path → text). */
+const made = [];
+after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+/** A plugin folder with files (path → text), removed after the tests. */
 function plugin(files) {
   const dir = mkdtempSync(join(tmpdir(), "sdk-build-"));
+  made.push(dir);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), text);

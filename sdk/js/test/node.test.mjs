@@ -4,7 +4,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Plugin, bodyBytes } from "../dist/index.js";
@@ -28,6 +28,14 @@ const server = createServer((req, res) => {
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const base = `http://127.0.0.1:${server.address().port}`;
 after(() => server.close());
+
+const made = [];
+after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
+function tempDir(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
 
 function fetcher(limits) {
   const h = new FakeHost({ options: limits ? { fetchLimits: limits } : {} });
@@ -71,7 +79,7 @@ test("bodyBytes encodes UTF-8 text as UTF-8", () => {
 });
 
 test("file reads a JSON file at the plugin's root, beside the bundle's folder", () => {
-  const dir = mkdtempSync(join(tmpdir(), "sdk-file-"));
+  const dir = tempDir("sdk-file-");
   writeFileSync(join(dir, "rules.json"), '{"max": 3}');
   const saved = process.argv[1];
   process.argv[1] = join(dir, "dist", "plugin.mjs");
@@ -89,7 +97,7 @@ test("file reads a JSON file at the plugin's root, beside the bundle's folder", 
 });
 
 test("in the run.js engine, file resolves against globalThis._importMeta_.url", () => {
-  const dir = mkdtempSync(join(tmpdir(), "sdk-meta-"));
+  const dir = tempDir("sdk-meta-");
   writeFileSync(join(dir, "channels.json"), "[1,2]");
   globalThis._importMeta_ = { url: `file://${dir}/dist/plugin.mjs` };
   try {
