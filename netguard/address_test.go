@@ -3,6 +3,8 @@ package netguard
 import (
 	"net/netip"
 	"testing"
+
+	"code.dny.dev/ssrf"
 )
 
 // TestForbidden holds every address class of §9.1 with the boundaries of
@@ -81,4 +83,32 @@ func TestForbidden(t *testing.T) {
 	if !Forbidden(netip.Addr{}) {
 		t.Error("Forbidden(the zero Addr) = false, want true")
 	}
+}
+
+// TestForbiddenAgreesWithGuardian: reading the lists directly judges as
+// the library's own Guardian does, on the boundaries of every range.
+func TestForbiddenAgreesWithGuardian(t *testing.T) {
+	g := ssrf.New(ssrf.WithAnyPort(), ssrf.WithAnyNetwork())
+	var addrs []netip.Addr
+	for _, p := range append(append([]netip.Prefix{ssrf.IPv6GlobalUnicast, ssrf.IPv6NAT64Prefix}, ssrf.IPv4DeniedPrefixes...), ssrf.IPv6DeniedPrefixes...) {
+		first := p.Masked().Addr()
+		addrs = append(addrs, first, first.Prev(), lastOf(p), lastOf(p).Next())
+	}
+	for _, a := range addrs {
+		if !a.IsValid() || a.Is4In6() {
+			continue
+		}
+		if want := g.SafeAddr(a) != nil; Forbidden(a) != want {
+			t.Errorf("Forbidden(%s) = %v, the Guardian says %v", a, !want, want)
+		}
+	}
+}
+
+func lastOf(p netip.Prefix) netip.Addr {
+	b := p.Masked().Addr().AsSlice()
+	for i := p.Bits(); i < len(b)*8; i++ {
+		b[i/8] |= 1 << (7 - i%8)
+	}
+	a, _ := netip.AddrFromSlice(b)
+	return a
 }
