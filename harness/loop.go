@@ -19,7 +19,14 @@ type loopState struct {
 	stopReason      string // the notice of an agent the harness stopped
 	closing         bool
 	saveFailed      bool
+	cards           []string // requests of the cards shown and not answered yet
+	closed          bool     // the closed item went out: nothing follows it
 }
+
+// exitAfterOutputGrace is how long the end of the agent's stdout waits for
+// its exit, which normally follows at once and tells why it ended; an agent
+// still running then lingers with nothing to say, and the turn ends.
+const exitAfterOutputGrace = 100 * time.Millisecond
 
 // begin builds the ACP client, starts the goroutines and sends initialize.
 func (s *Session) begin(notices []string) {
@@ -94,8 +101,8 @@ func (s *Session) run(notices []string) {
 		select {
 		case l, ok := <-lines:
 			if !ok {
-				lines = nil
-				continue
+				s.outputEnded()
+				return
 			}
 			s.feed(l)
 		case exit := <-s.exited:
@@ -196,8 +203,31 @@ func (s *Session) handle(it acp.Item) {
 	}
 }
 
-// emit gives an item to the app and to the store.
+// emit gives an item to the app and to the store. It keeps the order the
+// app relies on: every card shown is answered before closed (a card left
+// waiting when the agent dies is answered cancelled), and closed is the
+// last item.
 func (s *Session) emit(it acp.Item) {
+	if s.loop.closed {
+		return
+	}
+	switch it.Type {
+	case acp.TypePermission, acp.TypeQuestion:
+		s.loop.cards = append(s.loop.cards, it.Request)
+	case acp.TypeAnswered:
+		s.loop.cards = slices.DeleteFunc(s.loop.cards, func(r string) bool { return r == it.Request })
+	case acp.TypeClosed:
+		s.cancelAsks()
+		for _, request := range s.loop.cards {
+			s.deliver(acp.Item{Type: acp.TypeAnswered, Request: request, Outcome: acp.OutcomeCancelled})
+		}
+		s.loop.cards = nil
+		s.loop.closed = true
+	}
+	s.deliver(it)
+}
+
+func (s *Session) deliver(it acp.Item) {
 	s.opts.OnItem(it)
 	if s.opts.Store == nil {
 		return
@@ -290,6 +320,25 @@ func (s *Session) stopAgent() {
 	}()
 }
 
+// outputEnded ends the session once the agent's stdout has ended: nothing
+// can come from it any more, so its turn ends now, whether or not its
+// process has exited. The exit, if it follows within a short grace, gives
+// the reason; a process that lingers is stopped by finish.
+func (s *Session) outputEnded() {
+	timer := time.NewTimer(exitAfterOutputGrace)
+	defer timer.Stop()
+	select {
+	case exit := <-s.exited:
+		s.agentExited(exit)
+	case <-timer.C:
+		reason := s.loop.stopReason
+		if reason == "" && !s.loop.closing && !s.client.Ended() {
+			reason = fmt.Sprintf(noticeOutputEndedFormat, s.speaker())
+		}
+		s.agentStopped(reason)
+	}
+}
+
 // agentExited ends the client: a crash, or the harness's own stop, is a
 // notice.
 func (s *Session) agentExited(exit process.Exit) {
@@ -297,6 +346,10 @@ func (s *Session) agentExited(exit process.Exit) {
 	if reason == "" && !s.loop.closing && !s.client.Ended() {
 		reason = crashNotice(s.speaker(), exit, s.proc.LastStderr())
 	}
+	s.agentStopped(reason)
+}
+
+func (s *Session) agentStopped(reason string) {
 	for _, it := range s.client.AgentStopped(reason) {
 		s.handle(it)
 	}

@@ -6,6 +6,7 @@ const (
 	noticeUnfencedFormat      = "%s reads or writes %s by itself: the private-project fence does not hold for its own file accesses"
 	noticeCancelIgnoredFormat = "%s ignored the cancel for %s: it was stopped (its process group killed)"
 	noticeCrashFormat         = "%s stopped (%s)"
+	noticeOutputEndedFormat   = "%s closed its output while still running: it was stopped"
 	noticeLineTooLongFormat   = "the agent wrote a line of %d bytes, over the limit of %d: it was dropped"
 	noticeFencedFormat        = "refused the agent's %s of %s: it belongs to another private project"
 	noticeCursor              = "Cursor's cursor/* extensions are not supported yet: their requests are refused"
