@@ -14,6 +14,8 @@ import (
 func ruleProblems(doc map[string]any, appVersion string) []Problem {
 	var out []Problem
 	out = append(out, checkMinVersion(doc, appVersion)...)
+	out = append(out, checkIDLength(doc)...)
+	out = append(out, checkCommandPath(doc)...)
 	out = append(out, checkSecretEntries(doc)...)
 	out = append(out, checkSettingDefaults(doc)...)
 	out = append(out, checkHarnesses(doc)...)
