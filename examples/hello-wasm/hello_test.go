@@ -13,6 +13,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/internal/reactortest"
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -142,32 +144,35 @@ func talk(t *testing.T, h *host) []string {
 	return append(answers, more...)
 }
 
-// TestModule builds plugin.wasm as build.sh does and plays the host
-// against it, with the root JSON files mounted at /plugin as the host
-// mounts them.
+// TestModule builds plugin.wasm as build.sh does, beside the manifest in
+// a plugin folder, and plays the host against it through the host's module
+// transport, which loads plugin.wasm and mounts the root JSON files at
+// /plugin.
 func TestModule(t *testing.T) {
 	dir := t.TempDir()
-	module := filepath.Join(dir, "plugin.wasm")
-	if err := reactortest.Build(".", module); err != nil {
+	for _, name := range []string{manifest.FileName, greetingsFile} {
+		copyFile(t, name, filepath.Join(dir, name))
+	}
+	if err := reactortest.Build(".", filepath.Join(dir, wasm.ModuleFile)); err != nil {
 		t.Fatal(err)
 	}
-	root := filepath.Join(dir, "plugin")
-	copyFile(t, greetingsFile, filepath.Join(root, greetingsFile))
-
+	m, err := manifest.Load(dir, manifest.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
-	rt := reactortest.NewRuntime(ctx)
-	defer rt.Close(ctx)
-	code, err := rt.Compile(ctx, module)
+	tr, err := wasm.New(ctx, wasm.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tr.Close(ctx)
 	stderr := &testutil.SyncBuffer{}
-	m, err := code.Start(ctx, reactortest.Options{PluginDir: root, Stderr: stderr})
+	prog, err := tr.Launch(ctx, transport.LaunchSpec{Manifest: m, Stderr: func(line string) { fmt.Fprintln(stderr, line) }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close(ctx)
-	h := newHost(t, &reactortest.ModuleWire{Module: m}, true)
+	defer prog.Stop(ctx)
+	h := newHost(t, reactortest.NewStreamWire(prog.Stdin(), prog.Stdout()), true)
 
 	if diff := cmp.Diff(want, talk(t, h)); diff != "" {
 		t.Errorf("answers (-want +got):\n%s\nstderr:\n%s", diff, stderr)
@@ -181,6 +186,13 @@ func TestModule(t *testing.T) {
 	}
 	if diff := cmp.Diff(wantAsked, h.Asked); diff != "" {
 		t.Errorf("calls to the host (-want +got):\n%s", diff)
+	}
+	<-prog.Done() // talk read stdout to its end
+	if exit := prog.Exit(); exit.Kind != transport.Exited || exit.Code != 0 {
+		t.Errorf("the instance after shutdown: %v, want exit code 0", exit)
+	}
+	if got := stderr.String(); got != "hello-wasm: greeting Ada\nhello-wasm: greeting Grace\n" {
+		t.Errorf("stderr = %q", got)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 // Wire is a plugin's program as a test host drives it: a module through
-// its turns, or a process through its pipes.
+// its turns, or a program through its streams.
 type Wire interface {
 	// Send gives the program one line (the newline is added). It is safe
 	// for concurrent use: a service may notify while a call is under way.
@@ -61,14 +61,17 @@ func (w *ModuleWire) Receive(ctx context.Context) ([][]byte, error) {
 	return nil, w.ended
 }
 
-// ProcessWire drives a process started from cmd, whose stdin and stdout it
-// takes.
-type ProcessWire struct {
+// StreamWire drives a program through its stdin and stdout streams: a
+// process's pipes, or the Stdin and Stdout of a transport.Program.
+type StreamWire struct {
 	mu    sync.Mutex
 	stdin io.WriteCloser
 	lines chan []byte
 	err   error // why lines closed
 }
+
+// ProcessWire is the StreamWire of a process.
+type ProcessWire = StreamWire
 
 // StartProcess starts cmd with its stdin and stdout piped to the wire.
 func StartProcess(cmd *exec.Cmd) (*ProcessWire, error) {
@@ -83,12 +86,17 @@ func StartProcess(cmd *exec.Cmd) (*ProcessWire, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	w := &ProcessWire{stdin: stdin, lines: make(chan []byte, 64)}
-	go w.read(stdout)
-	return w, nil
+	return NewStreamWire(stdin, stdout), nil
 }
 
-func (w *ProcessWire) read(stdout io.Reader) {
+// NewStreamWire drives a program that reads stdin and writes stdout.
+func NewStreamWire(stdin io.WriteCloser, stdout io.Reader) *StreamWire {
+	w := &StreamWire{stdin: stdin, lines: make(chan []byte, 64)}
+	go w.read(stdout)
+	return w
+}
+
+func (w *StreamWire) read(stdout io.Reader) {
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
@@ -101,27 +109,27 @@ func (w *ProcessWire) read(stdout io.Reader) {
 	close(w.lines)
 }
 
-// Send writes line to the process's stdin.
-func (w *ProcessWire) Send(line []byte) error {
+// Send writes line to the program's stdin.
+func (w *StreamWire) Send(line []byte) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	_, err := w.stdin.Write(append(bytes.Clone(line), '\n'))
 	return err
 }
 
-// CloseStdin closes the process's stdin.
-func (w *ProcessWire) CloseStdin() error { return w.stdin.Close() }
+// CloseStdin closes the program's stdin.
+func (w *StreamWire) CloseStdin() error { return w.stdin.Close() }
 
 // Receive returns the next line of stdout.
-func (w *ProcessWire) Receive(ctx context.Context) ([][]byte, error) {
+func (w *StreamWire) Receive(ctx context.Context) ([][]byte, error) {
 	select {
 	case line, ok := <-w.lines:
 		if !ok {
-			return nil, fmt.Errorf("the process's stdout ended: %w", w.err)
+			return nil, fmt.Errorf("the program's stdout ended: %w", w.err)
 		}
 		return [][]byte{line}, nil
 	case <-ctx.Done():
-		return nil, fmt.Errorf("no line from the process: %w", ctx.Err())
+		return nil, fmt.Errorf("no line from the program: %w", ctx.Err())
 	}
 }
 

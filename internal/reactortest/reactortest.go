@@ -14,8 +14,9 @@
 //	mod.Append([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize"}` + "\n"))
 //	out, err := mod.Turn(ctx)
 //
-// Host drives a program through a Wire, a module's (turns) or a process's
-// (pipes), so one test can check that both builds of a source answer alike.
+// Host drives a program through a Wire, a module's (turns) or a stream's
+// (a process's pipes, a transport's Program), so one test can check that
+// both builds of a source answer alike.
 package reactortest
 
 import (
