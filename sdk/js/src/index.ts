@@ -5,6 +5,7 @@
 
 export { Plugin, PROTOCOL_VERSION, SDK_VERSION } from "./plugin.js";
 export type {
+  AbortSignalLike,
   BatchCall,
   BatchOutcome,
   CallOptions,

@@ -37,6 +37,13 @@ export { SDK_VERSION } from "./version.js";
 /** A log level of the journal. */
 export type LogLevel = LogParams["level"];
 
+/** The part of an AbortSignal a handler reads; node's and the engine's are ones. */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  addEventListener(type: "abort", listener: () => void): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
 /** What a handler knows of the call it serves. */
 export interface Context {
   /** The method called. */
@@ -46,7 +53,7 @@ export interface Context {
   /** The plugin, to call the host. */
   readonly plugin: Plugin;
   /** Aborted when the plugin stops (shutdown, end of stdin); absent where AbortController is. */
-  readonly signal: AbortSignal | undefined;
+  readonly signal: AbortSignalLike | undefined;
 }
 
 /** Serves a method: the value it returns (or resolves to) is the result. */

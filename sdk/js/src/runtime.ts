@@ -116,6 +116,7 @@ export function readStdin(onLine: (line: string) => void, onEnd: () => void): ()
  * against globalThis._importMeta_.url, under node against the script node
  * runs (process.argv[1]); failing both, it is relative to the working
  * directory, the plugin's folder for a process.
+ * @internal
  */
 export function rootFilePath(name: string): string | URL {
   const root = typeof __ESCOUADE_BUNDLE_ROOT__ === "string" ? __ESCOUADE_BUNDLE_ROOT__ : "../";
@@ -130,6 +131,7 @@ export function rootFilePath(name: string): string | URL {
 /**
  * script's folder, up root ("../" per level), then name; lexically, since
  * "dist/.." only resolves when dist exists.
+ * @internal
  */
 export function besideScript(script: string, root: string, name: string): string {
   const parts = script.split(/[\\/]/);
