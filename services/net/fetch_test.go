@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -284,7 +285,7 @@ func TestFetchProxy(t *testing.T) {
 	proxy, connects := connectProxy(t, srv.Listener.Addr().String())
 	j := &journal{}
 	s := newService(t, Config{
-		Granted:  manifest.Permissions{Network: []string{"example.com"}},
+		Granted:  manifest.Permissions{Network: []string{"example.com", "127.0.0.1"}},
 		Resolver: &fakeResolver{t: t}, Proxy: "http://" + proxy, TLS: trust(srv), Journal: j.write,
 	})
 	for range 2 {
@@ -295,6 +296,12 @@ func TestFetchProxy(t *testing.T) {
 	}
 	_, err := call(t, s, "net/fetch", proto.FetchParams{URL: "https://example.org/"})
 	if got := refusalOf(err).Reason; got != "example.org is not in permissions.network of dev.escouade.slack" {
+		t.Errorf("refusal %q", got)
+	}
+	// A listed literal of this machine is refused even though the proxy
+	// would dial it.
+	_, err = call(t, s, "net/fetch", proto.FetchParams{URL: "https://127.0.0.1/"})
+	if got := refusalOf(err).Reason; got != "127.0.0.1 is an address of this machine or of the local network" {
 		t.Errorf("refusal %q", got)
 	}
 	want := []string{"net requests go through the proxy http://" + proxy + " of the network settings: only host names are judged"}
@@ -428,5 +435,22 @@ func TestFetchTimeoutRealClock(t *testing.T) {
 	want := refusal{-32004, srv.URL + "/never: no complete answer within 200 ms"}
 	if diff := cmp.Diff(want, refusalOf(err)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestProxyAddress: the address the transport dials for each proxy form.
+func TestProxyAddress(t *testing.T) {
+	tests := map[string]string{
+		"http://proxy.lan":        "proxy.lan:80",
+		"https://proxy.lan":       "proxy.lan:443",
+		"socks5://127.0.0.1":      "127.0.0.1:1080",
+		"http://[::1]:3128":       "[::1]:3128",
+		"http://u:p@proxy.lan:81": "proxy.lan:81",
+	}
+	for raw, want := range tests {
+		u, _ := url.Parse(raw)
+		if got := proxyAddress(u); got != want {
+			t.Errorf("proxyAddress(%s) = %s, want %s", raw, got, want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"sync"
@@ -156,7 +157,7 @@ func proxyAddress(u *url.URL) string {
 			port = "80"
 		}
 	}
-	return u.Hostname() + ":" + port
+	return net.JoinHostPort(u.Hostname(), port)
 }
 
 // proxyFor is the transport's proxy: the app's, except for the harnesses'
