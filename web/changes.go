@@ -42,13 +42,13 @@ func (s *Server) postSwitch(op string) http.HandlerFunc {
 		if !ok {
 			return
 		}
-		if rw.Plugin == nil {
-			fail(w, http.StatusConflict, rw.State.Reason)
+		if rw.Plugin == nil && op == "restart" {
+			fail(w, http.StatusConflict, rw.State.Reason) // a folder that cannot be loaded cannot start
 			return
 		}
 		s.changes.Lock()
 		defer s.changes.Unlock()
-		a, err := s.switchPlugin(r.Context(), op, en, rw.Plugin, reg)
+		a, err := s.switchPlugin(context.WithoutCancel(r.Context()), op, en, rw.Plugin, reg)
 		if err != nil {
 			fail(w, http.StatusConflict, err.Error())
 			return
@@ -67,9 +67,11 @@ func (s *Server) switchPlugin(ctx context.Context, op string, en registry.Entry,
 		if err := reg.Save(); err != nil {
 			return answer{}, err
 		}
-		if en.Disabled {
+		switch {
+		case p == nil: // its folder cannot be loaded: the registry alone
+		case en.Disabled:
 			p.Disable(ctx)
-		} else {
+		default:
 			p.Enable()
 		}
 		return answer{Message: tr(s.lang, "done."+op), Reload: true}, nil
@@ -80,7 +82,9 @@ func (s *Server) switchPlugin(ctx context.Context, op string, en registry.Entry,
 	if err := reg.Save(); err != nil {
 		return answer{}, err
 	}
-	p.Disable(ctx)
+	if p != nil {
+		p.Disable(ctx)
+	}
 	s.states.publishList()
 	return answer{Redirect: "/"}, nil
 }
@@ -117,7 +121,7 @@ func (s *Server) postPermission(grant bool) http.HandlerFunc {
 			fail(w, http.StatusInternalServerError, err.Error())
 			return
 		}
-		if err := p.SetGranted(r.Context(), granted); err != nil {
+		if err := p.SetGranted(context.WithoutCancel(r.Context()), granted); err != nil {
 			fail(w, http.StatusInternalServerError, err.Error())
 			return
 		}

@@ -4,10 +4,14 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 func get(t *testing.T, v *view, path string, header map[string]string, host string) (int, string) {
@@ -190,5 +194,35 @@ func TestCLIChangesReachTheView(t *testing.T) {
 	get(t, v, "/", map[string]string{SecretHeader: v.srv.Secret()}, "")
 	if st := v.plugin().Status().State; st != "idle" {
 		t.Errorf("after enable through the CLI the host keeps it %s", st)
+	}
+}
+
+// A plugin whose folder no longer loads is listed with why, and can still
+// be uninstalled.
+func TestBrokenFolder(t *testing.T) {
+	home := t.TempDir()
+	dir := pluginFolder(t, fixtureManifest("1.0.0"))
+	installed(t, home, dir)
+	if err := os.Remove(filepath.Join(dir, manifest.FileName)); err != nil {
+		t.Fatal(err)
+	}
+	v := startView(t, home)
+	secret := map[string]string{SecretHeader: v.srv.Secret()}
+	_, body := get(t, v, "/", secret, "")
+	if !strings.Contains(body, "Cannot load") || !strings.Contains(body, manifest.FileName) {
+		t.Errorf("the list does not say the folder cannot be loaded:\n%s", body)
+	}
+	if code, body := get(t, v, "/plugins/"+fixtureID, secret, ""); code != http.StatusOK || !strings.Contains(body, "Journal") {
+		t.Errorf("its page: %d\n%s", code, body)
+	}
+	res := v.post("/plugins/"+fixtureID+"/restart", nil, secret)
+	res.Body.Close()
+	if res.StatusCode != http.StatusConflict {
+		t.Errorf("Restart of a folder that cannot load: %d, want 409", res.StatusCode)
+	}
+	res = v.post("/plugins/"+fixtureID+"/uninstall", nil, secret)
+	res.Body.Close()
+	if _, ok := v.registry().Get(fixtureID); res.StatusCode != http.StatusOK || ok {
+		t.Errorf("Uninstall: %d, still installed %v", res.StatusCode, ok)
 	}
 }

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"net/http"
@@ -138,14 +139,14 @@ func (s *Server) postInstall(w http.ResponseWriter, r *http.Request) {
 	chosen := manifest.Permissions{Secrets: r.PostForm["secrets"], Network: r.PostForm["network"],
 		Files: r.PostForm["files"], Programs: r.PostForm["programs"]}
 	granted := m.Permissions.Intersect(chosen) // only what it asks, in its order
-	if err := s.install(r, m, granted); err != nil {
+	if err := s.install(context.WithoutCancel(r.Context()), m, granted); err != nil {
 		fail(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	done(w, answer{Message: tr(s.lang, "done.install"), Redirect: "/plugins/" + m.ID})
 }
 
-func (s *Server) install(r *http.Request, m *manifest.Manifest, granted manifest.Permissions) error {
+func (s *Server) install(ctx context.Context, m *manifest.Manifest, granted manifest.Permissions) error {
 	s.changes.Lock()
 	defer s.changes.Unlock()
 	reg, err := registry.Open(s.home)
@@ -167,10 +168,10 @@ func (s *Server) install(r *http.Request, m *manifest.Manifest, granted manifest
 		return nil
 	}
 	// An update, or a plugin installed again after Uninstall.
-	if err := p.Update(r.Context(), m); err != nil {
+	if err := p.Update(ctx, m); err != nil {
 		return err
 	}
-	if err := p.SetGranted(r.Context(), granted); err != nil {
+	if err := p.SetGranted(ctx, granted); err != nil {
 		return err
 	}
 	if !entry.Disabled {

@@ -126,7 +126,7 @@
     }
     return li;
   }
-  if (lines) {
+  if (lines && lines.dataset.stream) {
     var journal = new EventSource(lines.dataset.stream);
     journal.addEventListener("reset", function (e) {
       lines.replaceChildren.apply(lines, JSON.parse(e.data).map(lineItem));
