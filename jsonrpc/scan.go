@@ -34,6 +34,9 @@ func trimSpace(data []byte) []byte {
 // stringEnd returns the index just past the string starting at data[i].
 func stringEnd(data []byte, i int) int {
 	for i++; i < len(data); i++ {
+		if i = skipPlain(data, i); i >= len(data) {
+			break
+		}
 		switch data[i] {
 		case '\\':
 			i++

@@ -1,6 +1,9 @@
 package jsonrpc
 
-import "unicode/utf8"
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
 
 // maxDepth is how deep arrays and objects may nest, as in encoding/json.
 const maxDepth = 10000
@@ -105,6 +108,9 @@ func (v *validator) array(i, depth int) (int, bool) {
 
 func (v *validator) string(i int) (int, bool) {
 	for i++; i < len(v.data); {
+		if i = skipPlain(v.data, i); i >= len(v.data) {
+			break
+		}
 		switch c := v.data[i]; {
 		case c == '"':
 			return i + 1, true
@@ -196,4 +202,29 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func isHex(c byte) bool {
 	return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// Eight copies of a byte, for the word-at-a-time tests of skipPlain.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// skipPlain returns the index of the first byte at or after i, within a
+// whole eight-byte word, that a string scan must look at: a quote, a
+// backslash, a control character or a byte past ASCII. Long strings
+// (a file's text) are mostly plain, and go eight bytes at a time.
+func skipPlain(data []byte, i int) int {
+	for i+8 <= len(data) {
+		w := binary.LittleEndian.Uint64(data[i:])
+		quote, backslash := w^(ones*'"'), w^(ones*'\\')
+		control := (w - ones*0x20) &^ w
+		quotes := (quote - ones) &^ quote
+		backslashes := (backslash - ones) &^ backslash
+		if (control|quotes|backslashes|w)&highs != 0 {
+			return i
+		}
+		i += 8
+	}
+	return i
 }
