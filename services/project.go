@@ -6,7 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
+	"regexp"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -30,8 +31,13 @@ type ProjectConfig struct {
 // LoadProjectConfig reads DIR/.escouade.yml and returns what it says about
 // the plugin pluginID. A missing file, a file without plugins or without
 // this plugin, and plugins.<id>: true all give an empty config.
+//
+// The file is read through the project folder as an os.Root: a link that
+// leads out of the project is not followed. And no error ever quotes the
+// file's text (YAML's own messages do): the file may be a link to anything
+// inside the project, and the error goes to the plugin's journal.
 func LoadProjectConfig(dir, pluginID string) (*ProjectConfig, error) {
-	data, err := readProjectFile(filepath.Join(dir, ProjectFileName))
+	data, err := readProjectFile(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &ProjectConfig{}, nil
 	}
@@ -42,7 +48,7 @@ func LoadProjectConfig(dir, pluginID string) (*ProjectConfig, error) {
 		Plugins map[string]yaml.Node `yaml:"plugins"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", ProjectFileName, err)
+		return nil, fmt.Errorf("%s: yaml: %s", ProjectFileName, yamlFault(err))
 	}
 	node, ok := doc.Plugins[pluginID]
 	if !ok {
@@ -55,9 +61,21 @@ func LoadProjectConfig(dir, pluginID string) (*ProjectConfig, error) {
 	return cfg, nil
 }
 
-func readProjectFile(path string) ([]byte, error) {
+// readProjectFile reads dir/.escouade.yml, following links only inside
+// dir.
+func readProjectFile(dir string) ([]byte, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
 	// Non-blocking, so a FIFO planted in a repository cannot hang the host.
-	f, err := os.OpenFile(path, os.O_RDONLY|nonBlocking, 0)
+	f, err := root.OpenFile(ProjectFileName, os.O_RDONLY|nonBlocking, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if info, lerr := root.Lstat(ProjectFileName); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s is a link that leads out of the project: it is not read", ProjectFileName)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +105,7 @@ func pluginEntry(node *yaml.Node) (*ProjectConfig, error) {
 		keepTimestampsAsText(node)
 		var values map[string]any
 		if err := node.Decode(&values); err != nil {
-			return nil, err
+			return nil, errors.New(yamlFault(err))
 		}
 		return &ProjectConfig{Values: values}, nil
 	case node.Kind == yaml.ScalarNode && node.ShortTag() == "!!null":
@@ -112,4 +130,33 @@ func keepTimestampsAsText(node *yaml.Node) {
 	for _, child := range node.Content {
 		keepTimestampsAsText(child)
 	}
+}
+
+// yamlLine finds the line numbers YAML's messages give.
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// yamlFault says what YAML refused, by line, without quoting the text:
+// YAML's messages quote values and keys.
+func yamlFault(err error) string {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return atLines(err.Error(), "not valid YAML")
+	}
+	faults := make([]string, 0, len(te.Errors))
+	for _, e := range te.Errors {
+		what := "not the shape expected (a map, whose plugins is a map by plugin id)"
+		if strings.Contains(e, "already defined") {
+			what = "a key already defined above"
+		}
+		faults = append(faults, atLines(e, what))
+	}
+	return strings.Join(faults, "; ")
+}
+
+// atLines is what, after the first line number message gives.
+func atLines(message, what string) string {
+	if m := yamlLine.FindStringSubmatch(message); m != nil {
+		return "line " + m[1] + ": " + what
+	}
+	return what
 }
