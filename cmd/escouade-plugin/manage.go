@@ -12,6 +12,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -87,20 +88,31 @@ type window struct {
 	Harnesses []string             `json:"harnesses,omitempty"`
 }
 
+// installWindow builds what the install window shows. Every text comes
+// from the manifest, which anyone may have written: control characters
+// (ANSI escapes, NUL, line breaks) and bidirectional controls are shown
+// escaped, so that nothing acts on the terminal, hides a word or fakes a
+// line of the window.
 func installWindow(m *manifest.Manifest, lang string) window {
-	w := window{ID: m.ID, Name: m.Name.In(lang), Version: m.Version, Asks: m.Permissions}
+	w := window{ID: safetext.Line(m.ID), Name: safetext.Line(m.Name.In(lang)), Version: safetext.Line(m.Version)}
+	w.Asks = manifest.Permissions{
+		Secrets:  safetext.Lines(m.Permissions.Secrets),
+		Network:  safetext.Lines(m.Permissions.Network),
+		Files:    safetext.Lines(m.Permissions.Files),
+		Programs: safetext.Lines(m.Permissions.Programs),
+	}
 	switch m.Run.Kind() {
 	case manifest.RunNone:
 		w.Runs = "runs no program of its own: it only describes what it adds"
 	case manifest.RunProcess:
-		w.Runs = "runs a program on your computer, with your rights: " + strings.Join(m.Run.Command, " ")
+		w.Runs = "runs a program on your computer, with your rights: " + strings.Join(safetext.Lines(m.Run.Command), " ")
 	default:
 		w.Isolated = true
 		w.Runs = "runs isolated inside Escouade (WebAssembly): it reaches only what it asks below"
 	}
 	for _, hs := range m.Contributes.Harnesses {
 		cmd := strings.Join(append([]string{firstName(hs.Locate.Names)}, hs.ACP.Args...), " ")
-		w.Harnesses = append(w.Harnesses, cmd)
+		w.Harnesses = append(w.Harnesses, safetext.Line(cmd))
 	}
 	return w
 }

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// TestInstallWindowEscapesControls: the install window printed a
+// manifest's ANSI escapes, NUL and line breaks as they were, so a manifest
+// could clear the screen or fake a line of the window.
+func TestInstallWindowEscapesControls(t *testing.T) {
+	m := &manifest.Manifest{
+		ID:          "dev.example.evil",
+		Name:        manifest.PlainText("Evil\x1b[2J\x1b[H\nIt runs isolated inside Escouade"),
+		Version:     "1.0.0",
+		Run:         &manifest.Run{Command: []string{"./run\x1b]0;title\a", "--x\x00"}},
+		Permissions: manifest.Permissions{Programs: []string{"git\r\u202e"}},
+		Contributes: manifest.Contributes{Harnesses: []manifest.Harness{{
+			Locate: manifest.Locate{Names: []string{"agent\x1b[8m"}},
+			ACP:    &manifest.ACP{Args: []string{"acp\u2028"}},
+		}}},
+	}
+	var out bytes.Buffer
+	w := installWindow(m, "en")
+	w.print(&out)
+	text := out.String()
+	for _, bad := range []string{"\x1b", "\x00", "\a", "\r", "\u202e", "\u2028"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("install text holds %q:\n%s", bad, text)
+		}
+	}
+	if got := strings.Count(text, "\n"); got != 5 {
+		t.Errorf("install text has %d lines, want 5 (a name faked a line):\n%s", got, text)
+	}
+	for _, want := range []string{`Install Evil\x1b[2J\x1b[H\nIt runs isolated`, `./run\x1b]0;title\a --x\x00`, `git\r\u202e`, `agent\x1b[8m acp\u2028`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("install text lacks %q:\n%s", want, text)
+		}
+	}
+	b, _ := json.Marshal(w)
+	if strings.Contains(string(b), `\u001b`) {
+		t.Errorf("install JSON holds a raw escape: %s", b)
+	}
+}

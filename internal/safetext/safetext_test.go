@@ -1,0 +1,49 @@
+package safetext
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+)
+
+func TestLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Slack", "Slack"},
+		{"clé € 日本 👨‍👩‍👧", "clé € 日本 👨‍👩‍👧"},
+		{"red \x1b[31mtext\x1b[0m", `red \x1b[31mtext\x1b[0m`},
+		{"a\x00b", `a\x00b`},
+		{"line\nbreak\r\n", `line\nbreak\r\n`},
+		{"tab\there", `tab\there`},
+		{"del\x7f", `del\x7f`},
+		{"c1 \u009b31m", `c1 \x9b31m`},
+		{"evil\u202egnp.exe", `evil\u202egnp.exe`},
+		{"iso\u2066late\u2069", `iso\u2066late\u2069`},
+		{"sep\u2028", `sep\u2028`},
+		{"bad \xff\xfe utf8", `bad \xff\xfe utf8`},
+		{`already \x1b`, `already \x1b`},
+	}
+	for _, tt := range tests {
+		if got := Line(tt.in); got != tt.want {
+			t.Errorf("Line(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func FuzzLine(f *testing.F) {
+	for _, s := range []string{"ok", "\x1b]0;title\a", "\u202e", "\xff", "\r"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := Line(s)
+		if !utf8.ValidString(got) {
+			t.Fatalf("Line(%q) = %q, not UTF-8", s, got)
+		}
+		if strings.ContainsFunc(got, func(r rune) bool { return unicode.IsControl(r) || unsafe(r) }) {
+			t.Fatalf("Line(%q) = %q still holds an unsafe character", s, got)
+		}
+		if !needsEscape(s) && got != s {
+			t.Fatalf("Line(%q) = %q changed a safe text", s, got)
+		}
+	})
+}
