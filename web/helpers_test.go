@@ -97,6 +97,7 @@ type view struct {
 
 	mu   sync.Mutex
 	seen []exchange
+	more chan struct{} // a new exchange was recorded
 }
 
 func (v *view) url() string { return URL(strings.TrimPrefix(v.base, "http://"), v.srv.Secret()) }
@@ -123,7 +124,7 @@ func startView(t *testing.T, home string, opts ...viewOption) *view {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := &view{t: t, srv: srv, home: home, kc: kc, base: "http://" + ln.Addr().String()}
+	v := &view{t: t, srv: srv, home: home, kc: kc, base: "http://" + ln.Addr().String(), more: make(chan struct{}, 1)}
 	hs := &http.Server{Handler: v.record(srv)}
 	go hs.Serve(ln)
 	t.Cleanup(func() {
@@ -149,7 +150,33 @@ func (v *view) record(h http.Handler) http.Handler {
 		v.mu.Lock()
 		v.seen = append(v.seen, exchange{r.Method, r.URL.Path, sw.status})
 		v.mu.Unlock()
+		select {
+		case v.more <- struct{}{}:
+		default:
+		}
 	})
+}
+
+// awaitExchanges waits until the view has answered n requests to path.
+func (v *view) awaitExchanges(path string, n int) []exchange {
+	v.t.Helper()
+	timeout := time.After(scaled(30 * time.Second))
+	for {
+		var found []exchange
+		for _, e := range v.exchanges() {
+			if e.path == path {
+				found = append(found, e)
+			}
+		}
+		if len(found) >= n {
+			return found
+		}
+		select {
+		case <-v.more:
+		case <-timeout:
+			v.t.Fatalf("the view answered %d requests to %s, want %d: %v", len(found), path, n, found)
+		}
+	}
 }
 
 func (v *view) exchanges() []exchange {
