@@ -1,10 +1,12 @@
 package console
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
@@ -39,9 +41,17 @@ type answerLine struct {
 
 // handle runs one command; it returns false on close.
 func (c *Console) handle(ctx context.Context, line []byte) bool {
+	if !utf8.Valid(line) {
+		c.fail("not a command: %v", errNotUTF8)
+		return true
+	}
 	var cmd command
 	if err := json.Unmarshal(line, &cmd); err != nil {
 		c.fail("not a command: %v", err)
+		return true
+	}
+	if err := checkIDs(line); err != nil {
+		c.fail("%s: %v", cmd.Op, err)
 		return true
 	}
 	if err := c.dispatch(ctx, &cmd); err != nil {
@@ -58,12 +68,18 @@ func (c *Console) dispatch(ctx context.Context, cmd *command) error {
 		if cmd.Method == "" {
 			return fmt.Errorf(`"method" is required`)
 		}
+		if err := checkParams("params", cmd.Params, false); err != nil {
+			return err
+		}
 		c.Plugin.Notify(cmd.Method, params(cmd.Params))
 	case "batch":
 		return c.batch(ctx, cmd)
 	case "fact":
 		if cmd.Name == "" {
 			return fmt.Errorf(`"name" is required`)
+		}
+		if err := checkParams("params", cmd.Params, false); err != nil {
+			return err
 		}
 		c.Plugin.Fact(cmd.Name, params(cmd.Params))
 	case "attach":
@@ -83,17 +99,25 @@ func (c *Console) dispatch(ctx context.Context, cmd *command) error {
 	return nil
 }
 
-// params keeps absent params absent on the wire.
+// params keeps absent params absent on the wire; null is taken as absent.
 func params(raw json.RawMessage) any {
-	if len(raw) == 0 {
+	if absent(raw) {
 		return nil
 	}
 	return raw
 }
 
+func absent(raw json.RawMessage) bool {
+	v := bytes.TrimSpace(raw)
+	return len(v) == 0 || string(v) == "null"
+}
+
 func (c *Console) call(ctx context.Context, cmd *command) error {
 	if cmd.Method == "" || cmd.ID == "" {
 		return fmt.Errorf(`"id" and "method" are required`)
+	}
+	if err := checkParams("params", cmd.Params, false); err != nil {
+		return err
 	}
 	pending := c.Plugin.Go(cmd.Method, params(cmd.Params)) // in command order
 	c.calls.Go(func() {
@@ -110,6 +134,9 @@ func (c *Console) batch(ctx context.Context, cmd *command) error {
 	for i, e := range cmd.Calls {
 		if e.Method == "" {
 			return fmt.Errorf("calls[%d] has no method", i)
+		}
+		if err := checkParams(fmt.Sprintf("calls[%d].params", i), e.Params, false); err != nil {
+			return err
 		}
 		calls[i] = jsonrpc.BatchCall{Method: e.Method, Params: params(e.Params), Notify: e.Notify}
 	}
@@ -129,7 +156,14 @@ func (c *Console) attach(ctx context.Context, cmd *command) error {
 	if cmd.Agent == "" {
 		return fmt.Errorf(`"agent" is required`)
 	}
-	pending, err := c.Plugin.GoAttach(cmd.Agent, cmd.Params) // in command order
+	if err := checkParams("params", cmd.Params, true); err != nil {
+		return err // it carries "agent" too: an object only
+	}
+	attachParams := cmd.Params
+	if absent(attachParams) {
+		attachParams = nil
+	}
+	pending, err := c.Plugin.GoAttach(cmd.Agent, attachParams) // in command order
 	if err != nil {
 		return err
 	}
