@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/coder/websocket"
@@ -21,6 +22,9 @@ type socket struct {
 	id   proto.SocketID
 	conn *websocket.Conn
 	url  string
+	// closing is the close ws/close asked for, once it did: the reads may
+	// end on the closed connection before they see the peer's answer.
+	closing atomic.Pointer[proto.WsClosedParams]
 }
 
 // maxCloseReason is the longest close reason a close frame carries.
@@ -129,12 +133,18 @@ func (s *Service) addSocket(conn *websocket.Conn, url string) *socket {
 
 // readSocket notifies each message, then the close.
 func (s *Service) readSocket(sock *socket) {
-	defer s.releaseSocket(sock)
 	for {
 		typ, data, err := sock.conn.Read(s.ctx)
 		if err != nil {
 			code, reason := closeOf(err)
+			var ce websocket.CloseError
+			if asked := sock.closing.Load(); asked != nil && !errors.As(err, &ce) {
+				code, reason = asked.Code, asked.Reason
+			}
 			sock.conn.CloseNow()
+			// Gone before the plugin hears of it: a ws/send after
+			// ws/closed names no socket.
+			s.releaseSocket(sock)
 			s.notify(proto.MethodWsClosed, proto.WsClosedParams{Socket: sock.id, Code: code, Reason: reason})
 			return
 		}
@@ -222,6 +232,7 @@ func (s *Service) wsClose(_ context.Context, params json.RawMessage) (any, error
 	if bad != nil {
 		return nil, bad
 	}
+	sock.closing.CompareAndSwap(nil, &proto.WsClosedParams{Socket: sock.id, Code: int64(code), Reason: p.Reason})
 	s.wg.Go(func() { sock.conn.Close(code, p.Reason) })
 	return nil, nil
 }
