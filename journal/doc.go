@@ -16,9 +16,17 @@
 // messages lost to a full queue, so a reader filtering on losses sees both.
 //
 // Secrets handed to a plugin are registered with Mask; from then on every
-// line carries "••••" in place of the secret, of its JSON-escaped forms and
-// of any occurrence that masking itself would make appear, for the life of
-// the Journal (the host keeps one per plugin across program restarts).
+// line carries "••••" in place of the secret, of its JSON-escaped forms
+// (however escaped), of each line of a multi-line secret, of a piece of it
+// at a line's edge (where a longer line may have been cut) and of any
+// occurrence that masking itself would make appear, for the life of the
+// Journal (the host keeps one per plugin across program restarts). A text
+// cut outside the journal must be masked first: MaskedText, Excerpt.
+//
+// After masking, control characters but tabs and bidirectional controls
+// are escaped ("\x1b"), so that reading the journal on a terminal is safe,
+// and a line is cut to Options.MaxLine bytes (64 KiB) with a note of the
+// bytes cut, so that one line never fills a file and rotates the rest away.
 //
 // Tail and ReadTail read the last lines back, across <id>.log.1 and <id>.log.
 //

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 
 // File modes of the journal: lines can name hosts, keys and paths the user
@@ -114,13 +116,16 @@ func (j *Journal) Subscribe(fn func(line string)) (cancel func()) {
 // Write queues text under tag without ever blocking. The text is masked,
 // then split into one line per line of text (a final line break ends the
 // last line rather than adding an empty one, and a "\r" before a line break
-// is dropped), then each line is masked again as a line (its edges) and
-// cut to Options.MaxLine bytes, with a note of how many were cut; every
-// line gets the same time and tag. Write after Close does nothing.
+// is dropped), then each line is masked again as a line (its edges), its
+// control characters but tabs (an ANSI escape, a lone "\r" that would
+// overwrite the line on a terminal, a NUL) and bidirectional controls are
+// escaped as Go writes them ("\x1b"), and it is cut to Options.MaxLine
+// bytes, with a note of how many were cut; every line gets the same time
+// and tag. Write after Close does nothing.
 func (j *Journal) Write(tag, text string) {
 	lines := splitLines(j.masks.apply(text))
 	for i, line := range lines {
-		lines[i] = capLine(j.masks.applyLine(line), j.opts.MaxLine)
+		lines[i] = capLine(safetext.KeepTabs(j.masks.applyLine(line)), j.opts.MaxLine)
 	}
 	now := j.opts.Now()
 	j.mu.Lock()

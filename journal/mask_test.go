@@ -241,3 +241,16 @@ func escapeAnyWay(s string, choices []byte) string {
 	}
 	return b.String()
 }
+
+// TestWriteEscapesControls: a plugin's stderr with ANSI escapes or a lone
+// carriage return was written as is, and acted on the terminal of whoever
+// read the journal (escouade-plugin journal, tail -f).
+func TestWriteEscapesControls(t *testing.T) {
+	j, _ := openTest(t, Options{}, hooks{})
+	j.Mask("k\x1bey")
+	j.Write(TagStderr, "\x1b[2Jcleared\rfaked line\x00 \u202eevil\tkept k\x1bey")
+	want := []string{line("stderr", `\x1b[2Jcleared\rfaked line\x00 \u202eevil`+"\t"+`kept ••••`)}
+	if diff := cmp.Diff(want, mustTail(t, j, 1)); diff != "" {
+		t.Errorf("Tail (-want +got):\n%s", diff)
+	}
+}

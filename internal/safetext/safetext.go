@@ -36,6 +36,19 @@ func Line(s string) string {
 	return b.String()
 }
 
+// KeepTabs is Line with tabs kept as they are: for a line of a log, where
+// a tab indents (a stack trace) and does nothing else to a terminal.
+func KeepTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return Line(s)
+	}
+	parts := strings.Split(s, "\t")
+	for i, p := range parts {
+		parts[i] = Line(p)
+	}
+	return strings.Join(parts, "\t")
+}
+
 // Lines applies Line to each of texts, in a new slice.
 func Lines(texts []string) []string {
 	if texts == nil {

@@ -47,3 +47,9 @@ func FuzzLine(f *testing.F) {
 		}
 	})
 }
+
+func TestKeepTabs(t *testing.T) {
+	if got, want := KeepTabs("\tat main.go:3\x1b[0m\r"), "\tat main.go:3\\x1b[0m\\r"; got != want {
+		t.Errorf("KeepTabs = %q, want %q", got, want)
+	}
+}
