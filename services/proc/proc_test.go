@@ -111,7 +111,8 @@ func newFixture(t *testing.T) *fixture {
 			}
 			return "", exec.ErrNotFound
 		},
-		Env:       append(os.Environ(), fakeEnv+"=1"),
+		// A race-enabled binary sleeps 1 s at exit unless told not to.
+		Env:       append(os.Environ(), fakeEnv+"=1", "GORACE=atexit_sleep_ms=0"),
 		AfterFunc: f.clock.AfterFunc,
 		Journal:   f.j.write,
 	})
