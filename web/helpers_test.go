@@ -71,7 +71,7 @@ func fixtureManifest(version string, secrets ...string) string {
 }
 
 // pluginFolder writes a plugin folder with the fixture program.
-func pluginFolder(t *testing.T, manifestText string) string {
+func pluginFolder(t testing.TB, manifestText string) string {
 	t.Helper()
 	dir := t.TempDir()
 	bin, err := os.ReadFile(fixtureBin)
@@ -199,7 +199,7 @@ func (w *statusWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 
 // installed records a plugin in the registry of home as the CLI's install
 // does, everything it asks granted.
-func installed(t *testing.T, home, dir string) {
+func installed(t testing.TB, home, dir string) {
 	t.Helper()
 	m, err := manifest.Load(dir, manifest.LoadOptions{AppVersion: host.AppVersion})
 	if err != nil {

@@ -79,11 +79,12 @@ func New(opts Options) (*Server, error) {
 	hopts.OnState = s.stateChanged
 	s.host = host.New(hopts)
 	tmpl, err := parseTemplates(s.lang)
-	if err != nil {
-		return nil, err
+	if err == nil {
+		s.tmpl = tmpl
+		_, err = s.sync(context.Background())
 	}
-	s.tmpl = tmpl
-	if _, err := s.sync(context.Background()); err != nil {
+	if err != nil {
+		s.host.Close(context.Background()) // the journals it opened
 		return nil, err
 	}
 	s.routes()

@@ -228,3 +228,14 @@ func waitJournal(t *testing.T, home, id, text string) {
 	lines, _ := journal.ReadTail(home, id, 500)
 	t.Fatalf("the journal of %s never said %q:\n%s", id, text, strings.Join(lines, "\n"))
 }
+
+func TestServeDamagedRegistry(t *testing.T) {
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, registry.FileName), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "", "serve", "--home", home, "--keychain", "memory", "--addr", "127.0.0.1:0")
+	if code != exitFail || !strings.Contains(stderr, "is damaged") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
