@@ -51,7 +51,7 @@ func TestMain(m *testing.M) {
 
 // fixture returns the bytes of a test module of tests/fixtures/wasm,
 // built the first time it is asked for: "reactor", "command",
-// "command-poll" with Go, "c-command" with clang.
+// "command-poll" with Go, "c-command" and "c-reactor" with clang.
 func fixture(t testing.TB, name string) []byte {
 	t.Helper()
 	fixtures.mu.Lock()
@@ -79,6 +79,12 @@ func build(name string) ([]byte, error) {
 			return nil, fmt.Errorf("clang-19 builds the C module: %v", err)
 		}
 		cmd = exec.Command(clang, "--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-o", out, filepath.Join(src, "echo.c"))
+	case "c-reactor":
+		clang, err := exec.LookPath("clang-19")
+		if err != nil {
+			return nil, fmt.Errorf("clang-19 builds the C module: %v", err)
+		}
+		cmd = exec.Command(clang, "--target=wasm32-wasi", "--sysroot=/usr", "-O2", "-mexec-model=reactor", "-o", out, filepath.Join(src, "echo.c"))
 	case "reactor":
 		cmd = exec.Command(goTool(), "build", "-buildmode=c-shared", "-o", out, "./"+src)
 	default:

@@ -21,10 +21,11 @@ func send(t *testing.T, conn *jsonrpc.Conn, method string) {
 // Each limit ends its instance with its typed Exit and the journal's
 // sentence (PROTOCOL §8.3).
 func TestLimitsEndTheInstance(t *testing.T) {
-	// Loops get short limits; the others the default, so a slow machine
-	// does not turn a memory bomb into a long turn.
+	// Loops get short limits; the others a long one, so a slow machine
+	// (the race detector slows the copies of a growing memory) does not
+	// turn a memory bomb into a long turn.
 	short := newTransport(t, Options{TurnLimit: 300 * time.Millisecond, DecisionTurnLimit: 200 * time.Millisecond})
-	long := newTransport(t, Options{})
+	long := newTransport(t, Options{TurnLimit: testDeadline})
 	tests := []struct {
 		module, method string
 		decision       bool

@@ -52,13 +52,24 @@ func (o *output) Write(p []byte) (int, error) {
 		o.partial = o.partial[:0]
 	}
 	if len(o.lines)-o.off >= o.max && !o.closed {
-		o.clock.pause()
-		for len(o.lines)-o.off >= o.max && !o.closed && !o.ended {
-			o.cond.Wait()
-		}
-		o.clock.resume()
+		o.waitRoom()
 	}
 	return len(p), nil
+}
+
+// waitRoom waits, the turn clock stopped, until the host has read below
+// the bound. Called with o.mu held; the clock is told without it (see
+// stdin.waitInput).
+func (o *output) waitRoom() {
+	o.mu.Unlock()
+	o.clock.pause()
+	o.mu.Lock()
+	for len(o.lines)-o.off >= o.max && !o.closed && !o.ended {
+		o.cond.Wait()
+	}
+	o.mu.Unlock()
+	o.clock.resume()
+	o.mu.Lock()
 }
 
 func (o *output) push(b []byte) {

@@ -156,13 +156,19 @@ func (s *stdin) ready() bool {
 }
 
 // waitInput waits, the turn clock stopped, until a read would not wait or
-// *expired is set. Called with s.mu held.
+// *expired is set. Called with s.mu held; the clock is told without it,
+// since starting a turn asks the host whether the instance holds a
+// decision, and the host may be writing to stdin meanwhile.
 func (s *stdin) waitInput(expired *bool) {
+	s.mu.Unlock()
 	s.clock.pause()
+	s.mu.Lock()
 	for !s.ready() && (expired == nil || !*expired) {
 		s.cond.Wait()
 	}
+	s.mu.Unlock()
 	s.clock.resume()
+	s.mu.Lock()
 }
 
 // Poll is poll_oneoff's fd_read subscription on fd 0 (wazero calls it for

@@ -1,0 +1,233 @@
+package wasm
+
+// Benchmarks of the transport. Reproduce with
+//
+//	go test -run '^$' -bench . -benchtime 2000x ./host/wasm/
+//	go test -run '^$' -bench 'Start|Idle' -benchtime 5x ./host/wasm/
+//
+// Turn compares one line through a minimal reactor (the C fixture that
+// copies stdin to stdout) by the transport, by a direct wazero call of the
+// same export (with and without the termination checks the limits need),
+// by a command module's blocking read, and by an OS process (cat) over
+// pipes. Start times Launch to the first answer with a warm cache (in
+// memory, on disk) and a cold one; Idle is the memory of an idle instance.
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os/exec"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+var benchLine = []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"hello"}}` + "\n")
+
+// roundTrips writes benchLine b.N times and reads each copy back.
+func roundTrips(b *testing.B, in io.Writer, out io.Reader) {
+	r := bufio.NewReader(out)
+	b.SetBytes(int64(len(benchLine)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := in.Write(benchLine); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkTurn(b *testing.B) {
+	b.Run("transport/reactor", func(b *testing.B) {
+		tr := newTransport(b, Options{})
+		prog := launch(b, tr, transport.LaunchSpec{Manifest: pluginDir(b, fixture(b, "c-reactor"), nil)})
+		roundTrips(b, prog.Stdin(), prog.Stdout())
+	})
+	b.Run("transport/command", func(b *testing.B) {
+		tr := newTransport(b, Options{})
+		prog := launch(b, tr, transport.LaunchSpec{Manifest: pluginDir(b, fixture(b, "c-command"), nil)})
+		roundTrips(b, prog.Stdin(), prog.Stdout())
+	})
+	b.Run("direct/checks", func(b *testing.B) { directTurns(b, true) })
+	b.Run("direct/nochecks", func(b *testing.B) { directTurns(b, false) })
+	b.Run("process/cat", func(b *testing.B) {
+		cat, err := exec.LookPath("cat")
+		if err != nil {
+			b.Skip("no cat")
+		}
+		cmd := exec.Command(cat)
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		defer func() { _ = in.Close(); _ = cmd.Wait() }()
+		roundTrips(b, in, out)
+	})
+}
+
+// directTurns calls the C reactor's escouade-turn with wazero alone: the
+// line in a reader, the copy in a buffer, no goroutine between.
+func directTurns(b *testing.B, checks bool) {
+	ctx := context.Background()
+	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(checks))
+	defer r.Close(ctx)
+	wasi_snapshot_preview1.MustInstantiate(ctx, r)
+	in := newStdin(true, 1<<20, &countingClock{})
+	var out lineSink
+	mod, err := r.InstantiateModule(ctx, mustCompile(b, r, fixture(b, "c-reactor")),
+		wazero.NewModuleConfig().WithStdin(in).WithStdout(&out).WithStartFunctions("_initialize"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	turn := mod.ExportedFunction(turnExport)
+	stack := make([]uint64, 1)
+	b.SetBytes(int64(len(benchLine)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		_, _ = in.Write(benchLine)
+		if err := turn.CallWithStack(ctx, stack); err != nil {
+			b.Fatal(err)
+		}
+		if out.n != len(benchLine) {
+			b.Fatalf("turn wrote %d bytes", out.n)
+		}
+		out.n = 0
+	}
+}
+
+type lineSink struct{ n int }
+
+func (s *lineSink) Write(p []byte) (int, error) { s.n += len(p); return len(p), nil }
+
+func mustCompile(b *testing.B, r wazero.Runtime, bin []byte) wazero.CompiledModule {
+	cm, err := r.CompileModule(context.Background(), bin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cm
+}
+
+// BenchmarkStart times Launch to the first answer of the Go reactor
+// fixture (a module the size of a kit plugin).
+func BenchmarkStart(b *testing.B) {
+	module := fixture(b, "reactor")
+	b.Run("warm/memory", func(b *testing.B) {
+		tr := newTransport(b, Options{CacheDir: b.TempDir()})
+		m := pluginDir(b, module, nil)
+		if err := tr.Precompile(context.Background(), m, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for range b.N {
+			firstAnswer(b, tr, m)
+		}
+	})
+	b.Run("warm/disk", func(b *testing.B) {
+		cache := b.TempDir()
+		m := pluginDir(b, module, nil)
+		if err := newTransport(b, Options{CacheDir: cache}).Precompile(context.Background(), m, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.ResetTimer()
+		for range b.N {
+			tr, err := New(context.Background(), Options{CacheDir: cache})
+			if err != nil {
+				b.Fatal(err)
+			}
+			firstAnswer(b, tr, m)
+			_ = tr.Close(context.Background())
+		}
+	})
+	b.Run("cold", func(b *testing.B) {
+		m := pluginDir(b, module, nil)
+		for range b.N {
+			tr, err := New(context.Background(), Options{CacheDir: b.TempDir()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			firstAnswer(b, tr, m)
+			_ = tr.Close(context.Background())
+		}
+	})
+}
+
+func firstAnswer(b *testing.B, tr *Transport, m *manifest.Manifest) {
+	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := prog.Stdin().Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"echo"}` + "\n")); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := bufio.NewReader(prog.Stdout()).ReadSlice('\n'); err != nil {
+		b.Fatal(err)
+	}
+	b.StopTimer()
+	_ = prog.Stop(context.Background())
+	b.StartTimer()
+}
+
+// BenchmarkIdle reports the Go heap an idle instance of the Go reactor
+// holds, its linear memory included, once it has answered a call.
+func BenchmarkIdle(b *testing.B) {
+	tr := newTransport(b, Options{})
+	m := pluginDir(b, fixture(b, "reactor"), nil)
+	if err := tr.Precompile(context.Background(), m, nil); err != nil {
+		b.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	progs := make([]transport.Program, b.N)
+	for i := range progs {
+		prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, _ = prog.Stdin().Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"echo"}` + "\n"))
+		if _, err := bufio.NewReader(prog.Stdout()).ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+		progs[i] = prog
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/float64(b.N)/(1<<20), "MB/instance")
+	for _, p := range progs {
+		_ = p.Stop(context.Background())
+	}
+}
+
+// BenchmarkRunawayStop times how far past its limit a runaway loop runs
+// before its instance has ended: the limit is 100 ms, the metric the
+// overshoot.
+func BenchmarkRunawayStop(b *testing.B) {
+	const limit = 100 * time.Millisecond
+	tr := newTransport(b, Options{TurnLimit: limit})
+	m := pluginDir(b, loopsInStart, nil)
+	if err := tr.Precompile(context.Background(), m, nil); err != nil {
+		b.Fatal(err)
+	}
+	var over time.Duration
+	for range b.N {
+		began := time.Now()
+		prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+		if err != nil {
+			b.Fatal(err)
+		}
+		<-prog.Done()
+		over += time.Since(began) - limit
+	}
+	b.ReportMetric(float64(over.Microseconds())/float64(b.N)/1000, "ms-over-limit")
+}
