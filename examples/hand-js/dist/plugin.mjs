@@ -62,6 +62,7 @@ function rawIds(line) {
         wantKey = false;
       } else if (inMessage && key === "id") {
         ids[ids.length - 1] = text;
+        if (top === 1) return ids; // a single message: the rest is its params
         key = "";
       }
       i = j;
@@ -80,6 +81,7 @@ function rawIds(line) {
       let j = i;
       while (j < line.length && !",}] \t\r\n".includes(line[j])) j++;
       ids[ids.length - 1] = line.slice(i, j);
+      if (top === 1) return ids;
       key = "";
       i = j - 1;
     }

@@ -461,11 +461,12 @@ function decodeLine(line) {
   }
   const scan = new Scanner(line);
   if (!Array.isArray(value)) {
-    return { batch: false, items: [decodeItem(value, scan.topObject())] };
+    const fields = isObject(value) ? hasId(value) ? scan.topObject() : {} : void 0;
+    return { batch: false, items: [decodeItem(value, fields)] };
   }
   if (value.length === 0)
     return { batch: false, items: [{ err: INVALID_REQUEST, errId: "null" }] };
-  const members = scan.topArray();
+  const members = value.some((v) => isObject(v) && hasId(v)) ? scan.topArray() : value.map((v) => isObject(v) ? {} : void 0);
   return { batch: true, items: value.map((v, i) => decodeItem(v, members[i])) };
 }
 function overLimit(line) {
@@ -491,7 +492,9 @@ function utf8Length(s) {
   }
   return n;
 }
-var KNOWN = /* @__PURE__ */ new Set(["jsonrpc", "id", "method", "params", "result", "error"]);
+function hasId(v) {
+  return Object.prototype.hasOwnProperty.call(v, "id");
+}
 function isObject(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -507,7 +510,7 @@ function decodeItem(value, fields) {
     return invalid();
   }
   const idText = rawId ?? "null";
-  if (fields.duplicate || value.jsonrpc !== "2.0")
+  if (value.jsonrpc !== "2.0")
     return invalid(idText);
   if (has("method")) {
     const method = value.method;
@@ -552,7 +555,7 @@ var Scanner = class {
   /** The fields of the top-level value, or undefined when it is not an object. */
   topObject() {
     this.ws();
-    return this.s[this.pos] === "{" ? this.object() : void 0;
+    return this.s[this.pos] === "{" ? this.object(false) : void 0;
   }
   /** The fields of each member of the top-level array (undefined for non-objects). */
   topArray() {
@@ -564,7 +567,7 @@ var Scanner = class {
       if (this.s[this.pos] === "]")
         return out;
       if (this.s[this.pos] === "{")
-        out.push(this.object());
+        out.push(this.object(true));
       else {
         out.push(void 0);
         this.skipValue();
@@ -574,9 +577,12 @@ var Scanner = class {
         this.pos++;
     }
   }
-  object() {
-    const f = { duplicate: false };
-    const seen = /* @__PURE__ */ new Set();
+  /**
+   * The fields of the object at pos. With toEnd, pos ends past the object
+   * (a batch member, others follow); without, the scan may stop at the id.
+   */
+  object(toEnd) {
+    const f = {};
     this.pos++;
     for (; ; ) {
       this.ws();
@@ -593,12 +599,11 @@ var Scanner = class {
       this.ws();
       const valueStart = this.pos;
       this.skipValue();
-      if (KNOWN.has(name)) {
-        if (seen.has(name))
-          f.duplicate = true;
-        seen.add(name);
-        if (name === "id")
-          f.id = this.s.slice(valueStart, this.pos);
+      if (name === "id") {
+        f.id = this.s.slice(valueStart, this.pos);
+        if (toEnd)
+          this.skipRest(1);
+        return f;
       }
       this.ws();
       if (this.s[this.pos] === ",")
@@ -641,7 +646,11 @@ var Scanner = class {
       this.pos = m ? m.index : this.s.length;
       return;
     }
-    let depth = 0;
+    this.pos++;
+    this.skipRest(1);
+  }
+  /** Moves past the end of the container pos is depth levels inside. */
+  skipRest(depth) {
     for (; ; ) {
       STRUCTURAL.lastIndex = this.pos;
       const m = STRUCTURAL.exec(this.s);

@@ -60,10 +60,12 @@ export function decodeLine(line: string): Line {
   }
   const scan = new Scanner(line);
   if (!Array.isArray(value)) {
-    return { batch: false, items: [decodeItem(value, scan.topObject())] };
+    // Without an id (a notification) there is nothing to scan for.
+    const fields = isObject(value) ? (hasId(value) ? scan.topObject() : {}) : undefined;
+    return { batch: false, items: [decodeItem(value, fields)] };
   }
   if (value.length === 0) return { batch: false, items: [{ err: INVALID_REQUEST, errId: "null" }] };
-  const members = scan.topArray();
+  const members = value.some((v) => isObject(v) && hasId(v)) ? scan.topArray() : value.map((v) => (isObject(v) ? {} : undefined));
   return { batch: true, items: value.map((v, i) => decodeItem(v, members[i])) };
 }
 
@@ -90,14 +92,14 @@ export function utf8Length(s: string): number {
   return n;
 }
 
-/** The raw text of the members JSON-RPC defines, found by the scanner. */
+/** What the scanner found of a message: the raw text of its id, if it has one. */
 interface Fields {
   id?: string;
-  /** A known member appears twice: the message is invalid. */
-  duplicate: boolean;
 }
 
-const KNOWN = new Set(["jsonrpc", "id", "method", "params", "result", "error"]);
+function hasId(v: Record<string, unknown>): boolean {
+  return Object.prototype.hasOwnProperty.call(v, "id");
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -116,7 +118,7 @@ function decodeItem(value: unknown, fields: Fields | undefined): Item {
     return invalid(); // an object, array or boolean id
   }
   const idText = rawId ?? "null";
-  if (fields.duplicate || value.jsonrpc !== "2.0") return invalid(idText);
+  if (value.jsonrpc !== "2.0") return invalid(idText);
   if (has("method")) {
     const method = value.method;
     if (typeof method !== "string" || method === "" || rawId === "null" || has("result") || has("error")) {
@@ -150,10 +152,15 @@ const SCALAR_END = /[,}\]\s]/g;
 
 /**
  * Scanner walks a line JSON.parse has already accepted, to find the raw text
- * of the id members. It only looks at the members of the top-level object
- * (or of each object in the top-level array) and skips nested values with
- * native string and regular-expression searches, so its cost stays small
- * next to JSON.parse's.
+ * of the id members. It walks the members of the top-level object (or of
+ * each object in the top-level array) in order and stops at the first "id"
+ * at that level, so that a message written as the host writes it
+ * ({"jsonrpc":"2.0","id":…,"method":…,"params":…}) costs a few characters
+ * whatever the size of its params. What it must skip (params before the id,
+ * the rest of a batch member) it skips with native string and
+ * regular-expression searches. A member named twice is read as JSON.parse
+ * reads it, except the id, whose first occurrence is kept: a duplicate is
+ * not valid JSON-RPC, and the host never sends one.
  */
 class Scanner {
   private pos = 0;
@@ -162,7 +169,7 @@ class Scanner {
   /** The fields of the top-level value, or undefined when it is not an object. */
   topObject(): Fields | undefined {
     this.ws();
-    return this.s[this.pos] === "{" ? this.object() : undefined;
+    return this.s[this.pos] === "{" ? this.object(false) : undefined;
   }
 
   /** The fields of each member of the top-level array (undefined for non-objects). */
@@ -173,7 +180,7 @@ class Scanner {
     for (;;) {
       this.ws();
       if (this.s[this.pos] === "]") return out;
-      if (this.s[this.pos] === "{") out.push(this.object());
+      if (this.s[this.pos] === "{") out.push(this.object(true));
       else {
         out.push(undefined);
         this.skipValue();
@@ -183,9 +190,12 @@ class Scanner {
     }
   }
 
-  private object(): Fields {
-    const f: Fields = { duplicate: false };
-    const seen = new Set<string>();
+  /**
+   * The fields of the object at pos. With toEnd, pos ends past the object
+   * (a batch member, others follow); without, the scan may stop at the id.
+   */
+  private object(toEnd: boolean): Fields {
+    const f: Fields = {};
     this.pos++; // {
     for (;;) {
       this.ws();
@@ -202,10 +212,10 @@ class Scanner {
       this.ws();
       const valueStart = this.pos;
       this.skipValue();
-      if (KNOWN.has(name)) {
-        if (seen.has(name)) f.duplicate = true;
-        seen.add(name);
-        if (name === "id") f.id = this.s.slice(valueStart, this.pos);
+      if (name === "id") {
+        f.id = this.s.slice(valueStart, this.pos);
+        if (toEnd) this.skipRest(1);
+        return f;
       }
       this.ws();
       if (this.s[this.pos] === ",") this.pos++;
@@ -247,7 +257,12 @@ class Scanner {
       this.pos = m ? m.index : this.s.length;
       return;
     }
-    let depth = 0;
+    this.pos++;
+    this.skipRest(1);
+  }
+
+  /** Moves past the end of the container pos is depth levels inside. */
+  private skipRest(depth: number): void {
     for (;;) {
       STRUCTURAL.lastIndex = this.pos;
       const m = STRUCTURAL.exec(this.s)!;

@@ -59,7 +59,6 @@ test("lines that are not messages get the error PROTOCOL.md §3 gives", () => {
     [`{"jsonrpc":"2.0","id":null,"method":"m"}`, invalidRequest, "null"],
     [`{"jsonrpc":"2.0","id":3,"method":"m","params":5}`, invalidRequest, "3"],
     [`{"jsonrpc":"2.0","id":3,"method":"m","result":1}`, invalidRequest, "3"],
-    [`{"jsonrpc":"2.0","id":3,"id":4,"method":"m"}`, invalidRequest, "4"],
     [`{"Jsonrpc":"2.0","id":3,"method":"m"}`, invalidRequest, "3"],
     [`{"jsonrpc":"2.0","id":3}`, invalidRequest, "3"],
     [`{"jsonrpc":"2.0","id":3,"result":1,"error":{"code":1,"message":"x"}}`, invalidRequest, "3"],
@@ -69,6 +68,10 @@ test("lines that are not messages get the error PROTOCOL.md §3 gives", () => {
   for (const [text, err, errId] of cases) {
     assert.deepEqual(decodeLine(text), { batch: false, items: [{ err, errId }] }, text);
   }
+});
+
+test("a member named twice is read as JSON.parse reads it, but the id keeps its first text", () => {
+  assert.deepEqual(decodeLine(`{"jsonrpc":"2.0","id":3,"method":"a","method":"b","id":4}`).items, [{ msg: { id: "3", method: "b", params: undefined } }]);
 });
 
 test("blank lines give nothing; a \\r before the end is tolerated", () => {
