@@ -297,3 +297,29 @@ func TestPartialDeadline(t *testing.T) {
 		t.Error("a share under 2 s was cut")
 	}
 }
+
+// TestDialEveryClass: at dial time, a listed name resolving to each
+// boundary address of every class is dialed exactly when the address is
+// public, and refused with the §9.1 sentence otherwise.
+func TestDialEveryClass(t *testing.T) {
+	for _, tt := range addressClasses {
+		counter := &countingConnect{}
+		d := &Dialer{Policy: testPolicy(), Connect: counter.connect,
+			Resolver: newResolver(map[string][][]string{"slack.com": {{tt.addr}}})}
+		conn, err := d.DialContext(context.Background(), "tcp", "slack.com:443")
+		if conn != nil {
+			conn.Close()
+		}
+		dialed := len(counter.addresses())
+		if tt.forbidden {
+			want := "slack.com resolves to " + netip.MustParseAddr(tt.addr).String() + ", an address of this machine or of the local network"
+			if got := refusalOf(err); got != want || dialed != 0 {
+				t.Errorf("%s: refusal %q, %d dials; want %q and none", tt.addr, got, dialed, want)
+			}
+			continue
+		}
+		if err != nil || dialed != 1 {
+			t.Errorf("%s: %v, %d dials; want one", tt.addr, err, dialed)
+		}
+	}
+}
