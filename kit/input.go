@@ -8,8 +8,16 @@ import "io"
 // which closing the connection would not — and it works even when a read
 // of the real stream (stdin) cannot be interrupted.
 type input struct {
-	*io.PipeReader
-	pipe *io.PipeWriter
+	io.Reader
+	stop func() // makes the connection read the end of the stream
+}
+
+// stoppable is a stream whose reads the kit can end itself, as a module's
+// stdin: the connection reads it directly, without the pipe's goroutine
+// and its two hand-offs per read.
+type stoppable interface {
+	io.Reader
+	stopReading()
 }
 
 // newInput starts copying r. The copying goroutine ends when a read of r
@@ -17,15 +25,13 @@ type input struct {
 // blocked read of stdin never returns early; the caller ends it by closing
 // r (the host closes the plugin's stdin).
 func newInput(r io.Reader) *input {
+	if s, ok := r.(stoppable); ok {
+		return &input{Reader: s, stop: s.stopReading}
+	}
 	pr, pw := io.Pipe()
 	go func() {
 		_, err := io.Copy(pw, r)
 		pw.CloseWithError(err) // nil: the connection reads io.EOF
 	}()
-	return &input{PipeReader: pr, pipe: pw}
-}
-
-// stop makes the connection read the end of the stream.
-func (in *input) stop() {
-	in.pipe.Close()
+	return &input{Reader: pr, stop: func() { pw.Close() }}
 }

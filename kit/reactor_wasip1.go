@@ -191,6 +191,15 @@ func (in *turnInput) end() {
 	in.wake()
 }
 
+// stopReading makes Read return io.EOF at once: Serve stops taking work.
+func (in *turnInput) stopReading() {
+	in.mu.Lock()
+	in.buf = nil
+	in.done = true
+	in.mu.Unlock()
+	in.wake()
+}
+
 func (in *turnInput) ended() bool {
 	in.mu.Lock()
 	defer in.mu.Unlock()

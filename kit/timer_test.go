@@ -26,7 +26,8 @@ type timerHost struct {
 	// beforeAnswer, when set, runs before timer/set is answered, with the
 	// id about to be answered.
 	beforeAnswer func(id int)
-	refuse       error // when set, timer/set answers it
+	refuse       error         // when set, timer/set answers it
+	probed       chan struct{} // the plugin's event/probe handler ran
 }
 
 // startTimerPlugin serves a plugin that asks the host for timers.
@@ -34,7 +35,8 @@ func startTimerPlugin(t *testing.T, th *timerHost) (*Plugin, *syncBuffer) {
 	t.Helper()
 	p, stderr := quietPlugin()
 	p.timers.hostKeeps = true // as in a module
-	p.Handle("t/nothing", func(context.Context, json.RawMessage) (any, error) { return nil, nil })
+	th.probed = make(chan struct{}, 1)
+	p.OnEvent("probe", func(context.Context, json.RawMessage) { th.probed <- struct{}{} })
 	th.fakeHost = startPlugin(t, p, th.answer)
 	th.mustCall(t, "initialize", json.RawMessage(initializeParams))
 	return p, stderr
@@ -96,11 +98,17 @@ func fired(c <-chan struct{}, wait time.Duration) bool {
 	}
 }
 
-// sync makes sure the plugin has read everything sent before: a call's
-// answer comes after the notifications sent ahead of it.
+// sync waits until the plugin has served the notifications sent before:
+// they are served one at a time, in order, so when event/probe has run,
+// every timer/fired before it has.
 func (th *timerHost) sync(t *testing.T) {
 	t.Helper()
-	th.mustCall(t, "t/nothing", nil)
+	if err := th.conn.Notify("event/probe", nil); err != nil {
+		t.Fatal(err)
+	}
+	if !fired(th.probed, testTimeout) {
+		t.Fatal("event/probe was not served")
+	}
 }
 
 func TestAfterAsksTheHostAndFiresOnTimerFired(t *testing.T) {

@@ -222,7 +222,7 @@ func TestProcess(t *testing.T) {
 	}
 }
 
-func copyFile(t *testing.T, from, to string) {
+func copyFile(t testing.TB, from, to string) {
 	t.Helper()
 	b, err := os.ReadFile(from)
 	if err != nil {
@@ -234,4 +234,65 @@ func copyFile(t *testing.T, from, to string) {
 	if err := os.WriteFile(to, b, 0o644); err != nil {
 		t.Fatal(fmt.Errorf("copy %s: %w", from, err))
 	}
+}
+
+// BenchmarkEcho times one hello/echo call, line in and line out, to the
+// module through the host's module transport and to the process build of
+// the same source through its pipes.
+func BenchmarkEcho(b *testing.B) {
+	ctx := context.Background()
+	init := []byte(conversation[0])
+	echoLine := []byte(`{"jsonrpc":"2.0","id":2,"method":"hello/echo","params":{"text":"hello"}}`)
+	run := func(b *testing.B, w reactortest.Wire) {
+		if err := w.Send(init); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := w.Receive(ctx); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if err := w.Send(echoLine); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := w.Receive(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("module", func(b *testing.B) {
+		dir := b.TempDir()
+		copyFile(b, manifest.FileName, filepath.Join(dir, manifest.FileName))
+		if err := reactortest.Build(".", filepath.Join(dir, wasm.ModuleFile)); err != nil {
+			b.Fatal(err)
+		}
+		m, err := manifest.Load(dir, manifest.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr, err := wasm.New(ctx, wasm.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer tr.Close(ctx)
+		prog, err := tr.Launch(ctx, transport.LaunchSpec{Manifest: m})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer prog.Stop(ctx)
+		run(b, reactortest.NewStreamWire(prog.Stdin(), prog.Stdout()))
+	})
+	b.Run("process", func(b *testing.B) {
+		bin := filepath.Join(b.TempDir(), "hello-wasm")
+		if err := testutil.GoBuild(".", bin); err != nil {
+			b.Fatal(err)
+		}
+		cmd := exec.Command(bin)
+		w, err := reactortest.StartProcess(cmd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cmd.Wait()
+		defer w.CloseStdin()
+		run(b, w)
+	})
 }
