@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -452,5 +453,33 @@ func TestProxyAddress(t *testing.T) {
 		if got := proxyAddress(u); got != want {
 			t.Errorf("proxyAddress(%s) = %s, want %s", raw, got, want)
 		}
+	}
+}
+
+// TestFetchTLSFailure: a certificate the host does not trust fails on
+// the way, saying TLS.
+func TestFetchTLSFailure(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	defer srv.Close()
+	c := accountConfig(srv)
+	c.TLS = nil
+	s := newService(t, c)
+	_, err := call(t, s, "net/fetch", proto.FetchParams{URL: srv.URL + "/"})
+	got := refusalOf(err)
+	if got.Code != services.CodeFailed || !strings.HasPrefix(got.Reason, srv.URL+"/: TLS: ") {
+		t.Errorf("got %+v, want -32004 TLS", got)
+	}
+}
+
+// TestFetchHTTP2: the guarded transport speaks HTTP/2 where the server does.
+func TestFetchHTTP2(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, r.Proto) }))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	s := newService(t, accountConfig(srv))
+	if r := mustFetch(t, s, proto.FetchParams{URL: srv.URL + "/"}); r.Body != "HTTP/2.0" {
+		t.Errorf("proto %q, want HTTP/2.0", r.Body)
 	}
 }
