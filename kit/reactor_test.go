@@ -252,6 +252,21 @@ func TestModuleExits(t *testing.T) {
 			t.Errorf("turn of t/exit: %v, want exit code 3", err)
 		}
 	})
+	t.Run("shutdown while a call waits on the host", func(t *testing.T) {
+		m := startModule(t, reactortest.Options{})
+		turn(t, m, request(1, "initialize", initializeParams2))
+		turn(t, m, request(2, "t/secret", `{}`)) // asks secrets/get, never answered
+		m.Append([]byte(request(3, "shutdown", `null`) + "\n"))
+		out, err := m.Turn(testContext(t))
+		got := strings.Split(strings.TrimSpace(string(out)), "\n")
+		slices.Sort(got)
+		if len(got) != 2 || got[1] != result(3, "null") || !strings.HasPrefix(got[0], `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,`) {
+			t.Errorf("the shutdown turn wrote %q, want shutdown's answer and t/secret's error", got)
+		}
+		if exit := (*sys.ExitError)(nil); !errors.As(err, &exit) || exit.ExitCode() != 0 {
+			t.Errorf("turn of shutdown: %v, want exit code 0", err)
+		}
+	})
 	t.Run("shutdown", func(t *testing.T) {
 		m := startModule(t, reactortest.Options{})
 		turn(t, m, request(1, "initialize", initializeParams2))
@@ -388,6 +403,7 @@ var conversation = []string{
 	request(9, "t/ring", `{"goroutines":50,"laps":10}`),
 	"[" + request(10, "t/echo", `[10]`) + "]",
 	request(11, "t/nothing", `{}`),
+	request(14, "t/panic", `{}`),
 	request(12, "t/echo", `{"a":`),
 	`{"jsonrpc":"2.0","id":9007199254740993,"method":"t/echo","params":[]}`,
 	request(13, "shutdown", `null`),

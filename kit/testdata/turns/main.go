@@ -63,6 +63,7 @@ func register(p *kit.Plugin) {
 		return map[string]bool{"called": true}, nil
 	})
 	p.Handle("t/ring", ring)
+	p.Handle("t/panic", func(context.Context, json.RawMessage) (any, error) { panic("on purpose") })
 	p.Handle("t/exit", func(_ context.Context, params json.RawMessage) (any, error) {
 		in, err := kit.Decode[struct{ Code int }](params)
 		if err != nil {
