@@ -152,8 +152,8 @@ func TestFetchSizeCap(t *testing.T) {
 			t.Errorf("%s one byte over (-want +got):\n%s", path, diff)
 		}
 	}
-	// A bomb: 16 MiB of zeros in about 16 KiB, against the default limit.
-	bomb := gzipped(make([]byte, 16<<20))
+	// A bomb: 4 MiB of zeros in about 4 KiB, against the default limit.
+	bomb := gzipped(make([]byte, 4<<20))
 	bombSrv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Encoding", "gzip")
 		w.Write(bomb)
