@@ -9,6 +9,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/internal/console"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/modules"
 )
 
 func cmdRun(e env, args []string) error {
@@ -32,6 +33,9 @@ func cmdRun(e env, args []string) error {
 	}
 	opts, err := c.hostOptions(m.ID)
 	if err != nil {
+		return err
+	}
+	if _, err := modules.Configure(context.Background(), &opts, c.moduleOptions()); err != nil {
 		return err
 	}
 	con := &console.Console{Follow: *follow, Load: loadUpdate(c.appVersion)}
@@ -76,6 +80,18 @@ func (c *common) hostOptionsWithout() (host.Options, error) {
 		Delays:      delays,
 		MemoryLimit: limit,
 	}, nil
+}
+
+// moduleOptions are the flags module plugins depend on.
+func (c *common) moduleOptions() modules.Options {
+	o := modules.Options{Home: c.homeDir(), Proxy: c.proxy}
+	if c.accountHost != "" {
+		o.AccountHosts = []string{c.accountHost}
+	}
+	if c.sharedHost != "" {
+		o.LocalShared = []string{c.sharedHost}
+	}
+	return o
 }
 
 // hostOptions turns the common flags into host options for plugin id.

@@ -1,0 +1,116 @@
+// Package modules gives a host what it needs to run module plugins
+// (run.wasm, run.js): the WASM transport, with the JS engine inside it, and
+// the services only modules get (timers, the network behind the egress
+// guard, files under granted roots, programs). An app embedding the host,
+// the CLI and the Plugins view all set them up here, the same way.
+//
+//	opts := host.Options{Home: home}
+//	wt, err := modules.Configure(ctx, &opts, modules.Options{Home: home})
+//	h := host.New(opts) // h.Close closes wt
+package modules
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/host/wasm"
+	"github.com/escouade-dev/escouade-plugin/jsrt"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/services"
+	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
+	netsvc "github.com/escouade-dev/escouade-plugin/services/net"
+	procsvc "github.com/escouade-dev/escouade-plugin/services/proc"
+	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
+)
+
+// Options are the app's settings the module plugins depend on.
+type Options struct {
+	// Home is the host's home: compiled code is kept in <home>/wasm-cache,
+	// each plugin's temp folder in <home>/plugin-temp/<id>.
+	Home string
+	// HostVersion names the compile cache's folder, so that a new host
+	// recompiles; empty is the app version.
+	HostVersion string
+	// AccountHosts are the hosts of the accounts the user typed
+	// ({account}), host[:port]; LocalShared the harnesses' local servers
+	// (local:shared), host:port.
+	AccountHosts []string
+	LocalShared  []string
+	// Proxy is the app's network proxy URL, or "".
+	Proxy string
+}
+
+// CacheDir is where compiled modules are kept under home.
+func CacheDir(home string) string { return filepath.Join(home, "wasm-cache") }
+
+// TempDir is the temporary folder of a plugin under home.
+func TempDir(home, id string) string { return filepath.Join(home, "plugin-temp", id) }
+
+// NewTransport makes the WASM transport, with the JS engine, for a host.
+func NewTransport(ctx context.Context, o Options) (*wasm.Transport, error) {
+	version := o.HostVersion
+	if version == "" {
+		version = host.AppVersion
+	}
+	return wasm.New(ctx, wasm.Options{
+		CacheDir:    CacheDir(o.Home),
+		HostVersion: version,
+		JS:          jsrt.New(),
+	})
+}
+
+// Configure sets the module transports and services in opts and returns
+// the transport, which the host owns and closes.
+func Configure(ctx context.Context, opts *host.Options, o Options) (*wasm.Transport, error) {
+	t, err := NewTransport(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if opts.Transports == nil {
+		opts.Transports = map[manifest.RunKind]transport.Transport{}
+	}
+	opts.Transports[manifest.RunWASM] = t
+	opts.Transports[manifest.RunJS] = t
+	opts.ModuleServices = append(opts.ModuleServices, Services(o)...)
+	return t, nil
+}
+
+// Services are the makers of the module-only services.
+func Services(o Options) []host.ServiceMaker {
+	return []host.ServiceMaker{
+		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
+			return timersvc.New(timersvc.Config{Peer: env.Peer, Journal: env.Journal}), nil
+		},
+		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
+			return netsvc.New(netsvc.Config{
+				PluginID:     env.Manifest.ID,
+				Granted:      env.Granted,
+				Limits:       env.Manifest.Limits,
+				Journal:      env.Journal,
+				Peer:         env.Peer,
+				AccountHosts: o.AccountHosts,
+				LocalShared:  o.LocalShared,
+				Proxy:        o.Proxy,
+			})
+		},
+		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
+			return fssvc.New(fssvc.Config{
+				PluginID: env.Manifest.ID,
+				Granted:  env.Granted,
+				Roots:    fssvc.RootsFromAttach(env.Attached),
+				TempDir:  TempDir(env.Home, env.Manifest.ID),
+			}), nil
+		},
+		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
+			return procsvc.New(procsvc.Config{
+				PluginID: env.Manifest.ID,
+				Granted:  env.Granted,
+				Roots:    fssvc.RootsFromAttach(env.Attached),
+				TempDir:  TempDir(env.Home, env.Manifest.ID),
+				Journal:  env.Journal,
+			}), nil
+		},
+	}
+}
