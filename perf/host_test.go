@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -29,31 +30,48 @@ type hostRig struct {
 // host, and makes one call so that the program is started and ready.
 func startHost(tb testing.TB, program string) *hostRig {
 	tb.Helper()
+	return startHostRun(tb, []string{testBinary(tb), "-test.run=^$"}, program)
+}
+
+// startNodeHost runs the node echo plugin under a host.
+func startNodeHost(tb testing.TB, node string) *hostRig {
+	tb.Helper()
+	script, err := filepath.Abs(filepath.Join("testdata", "echo-plugin.mjs"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return startHostRun(tb, []string{node, script}, "")
+}
+
+// startHostRun runs command as a plugin under a host, the test binary
+// running as program when it is the command.
+func startHostRun(tb testing.TB, command []string, program string) *hostRig {
+	tb.Helper()
 	h := host.New(host.Options{
 		Home:     tb.TempDir(),
 		Keychain: keychain.NewMemory(),
 		Env:      append(os.Environ(), programEnv+"="+program),
 	})
-	p, err := h.Add(perfManifest(tb), host.Config{})
+	p, err := h.Add(perfManifest(tb, command), host.Config{})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	r := &hostRig{h: h, p: p, one: json.RawMessage(echoParams), calls: echoBatch()}
 	tb.Cleanup(r.close)
 	if err := r.roundTrip(); err != nil {
-		tb.Fatalf("%s does not answer through the host: %v", program, err)
+		tb.Fatalf("%s does not answer through the host: %v", command, err)
 	}
 	return r
 }
 
-// perfManifest describes the test binary as a process plugin started by
-// the first call.
-func perfManifest(tb testing.TB) *manifest.Manifest {
+// perfManifest describes command as a process plugin started by the
+// first call.
+func perfManifest(tb testing.TB, command []string) *manifest.Manifest {
 	return &manifest.Manifest{
 		ID:         "dev.escouade.perf",
 		Version:    "1.0.0",
 		Escouade:   manifest.Escouade{API: "1"},
-		Run:        &manifest.Run{Command: []string{testBinary(tb), "-test.run=^$"}},
+		Run:        &manifest.Run{Command: command},
 		Activation: []string{manifest.ActivationOnCall},
 		Dir:        tb.TempDir(),
 	}

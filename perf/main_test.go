@@ -53,6 +53,10 @@ func runProgram(name string) int {
 		err = kitPlugin()
 	case programInline:
 		err = inlinePlugin(os.Stdin, os.Stdout)
+	case programGoPlugin:
+		err = goPluginEcho()
+	case programMCP:
+		err = mcpEcho()
 	default:
 		err = fmt.Errorf("unknown program %q", name)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
@@ -36,21 +37,32 @@ type rigSpec struct {
 	start func(testing.TB) rig
 }
 
-// rigs lists the sides compared, the raw pipe first: it is what the
-// others' ratios are computed against. host is the measure the targets
-// are set for; the others tell the costs apart: inline-direct is the
-// inline plugin (JSON, no goroutines) fed fixed bytes, jsonrpc-conn the
-// conn plugin called by a bare jsonrpc.Conn, host-kit the conn plugin
-// written with the kit, host-inline the inline plugin under the host.
+// rigs lists the sides compared. pipe is what the others' ratios are
+// computed against: the inline plugin (JSON decoded and encoded, no
+// goroutine) fed fixed bytes over the pipe. host is the measure the
+// targets are set for: the same child program called through the host,
+// so the ratio is what the host adds. The others tell the costs apart or
+// place the host among its peers: raw-echo is the pipe with no JSON at
+// all, host-conn and host-kit the host calling a plugin built on
+// jsonrpc.Conn or on the Go kit, host-node a plugin in node, jsonrpc-conn
+// a bare jsonrpc.Conn calling the conn plugin, go-plugin and mcp-sdk the
+// same echo through hashicorp/go-plugin (net/rpc) and the MCP Go SDK
+// (a tool over stdio). host-node is left out where node is not installed.
 func rigs() []rigSpec {
-	return []rigSpec{
-		{"raw-pipe", func(tb testing.TB) rig { return startRaw(tb) }},
-		{"inline-direct", func(tb testing.TB) rig { return startInlineDirect(tb) }},
-		{"jsonrpc-conn", func(tb testing.TB) rig { return startConn(tb) }},
-		{"host", func(tb testing.TB) rig { return startHost(tb, programConnPlugin) }},
+	specs := []rigSpec{
+		{baselineSide, func(tb testing.TB) rig { return startInlineDirect(tb) }},
+		{"raw-echo", func(tb testing.TB) rig { return startRaw(tb) }},
+		{targetSide, func(tb testing.TB) rig { return startHost(tb, programInline) }},
+		{"host-conn", func(tb testing.TB) rig { return startHost(tb, programConnPlugin) }},
 		{"host-kit", func(tb testing.TB) rig { return startHost(tb, programKitPlugin) }},
-		{"host-inline", func(tb testing.TB) rig { return startHost(tb, programInline) }},
+		{"jsonrpc-conn", func(tb testing.TB) rig { return startConn(tb) }},
+		{goPluginSide, startGoPlugin},
+		{"mcp-sdk", startMCP},
 	}
+	if node, err := exec.LookPath("node"); err == nil {
+		specs = append(specs, rigSpec{"host-node", func(tb testing.TB) rig { return startNodeHost(tb, node) }})
+	}
+	return specs
 }
 
 // echoLine is the request line the host writes for echo call id, byte

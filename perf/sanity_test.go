@@ -138,7 +138,7 @@ func TestRatioTable(t *testing.T) {
 		{name: "raw-pipe", latency: 10 * time.Microsecond, throughput: 600000, latencyRatio: 1, throughputRatio: 1},
 		{name: "host", latency: 35500 * time.Nanosecond, throughput: 270000, latencyRatio: 3.55, throughputRatio: 0.45},
 	}
-	want := "| side | round trip | × raw | batch of 100, msgs/s | × raw |\n" +
+	want := "| side | round trip | × pipe | batch of 100, msgs/s | × pipe |\n" +
 		"|---|---:|---:|---:|---:|\n" +
 		"| raw-pipe | 10.0 µs | 1.00 | 600000 | 1.00 |\n" +
 		"| host | 35.5 µs | 3.55 | 270000 | 0.45 |\n"
