@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -31,11 +32,13 @@ func (i *instance) shutdown(ctx context.Context) {
 	i.p.mu.Lock()
 	greeted := i.greeted
 	i.p.mu.Unlock()
+	stop := context.Background()
 	if greeted {
 		i.askShutdown(ctx)
+		stop = transport.Asked(stop)
 	}
 	if i.prog != nil {
-		_ = i.prog.Stop(context.Background())
+		_ = i.prog.Stop(stop)
 	}
 }
 

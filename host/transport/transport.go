@@ -87,3 +87,15 @@ const (
 	TurnLimit         = 2 * time.Second
 	DecisionTurnLimit = 500 * time.Millisecond
 )
+
+type askedKey struct{}
+
+// Asked marks the context of a Stop whose program was already asked to end
+// (it was sent shutdown and had its delay to answer and exit): the
+// transport skips its own gentle step (closing stdin and waiting) and goes
+// on to the next (SIGTERM for a process), so a host that closes is not
+// slowed by two graces that mean the same thing.
+func Asked(ctx context.Context) context.Context { return context.WithValue(ctx, askedKey{}, true) }
+
+// WasAsked reports whether ctx is marked by Asked.
+func WasAsked(ctx context.Context) bool { v, _ := ctx.Value(askedKey{}).(bool); return v }
