@@ -40,17 +40,19 @@ func (s *maskSet) edges(line string) string {
 		return line
 	}
 	head, tail := 0, 0
+	revHead := reverseBytes(line[:min(len(line), s.longestForm)])
 	for _, f := range s.forms {
 		k := overlap(line, f.text, f.fail)
 		if k >= edgeMin(f.text) && !onlyMaskRunes(line[len(line)-k:]) {
 			tail = max(tail, k)
 		}
-		k = overlap(reverseBytes(line[:min(len(line), len(f.text))]), f.reversed, f.failRevers)
+		n := min(len(line), len(f.text))
+		k = overlap(revHead[len(revHead)-n:], f.reversed, f.failRevers)
 		if k >= edgeMin(f.text) && !onlyMaskRunes(line[:k]) {
 			head = max(head, k)
 		}
 	}
-	if strings.Contains(line, `\`) || plausibleTail(line[:1]) {
+	if strings.Contains(line, `\`) || mayStartInEscape(line) {
 		h, t := s.edgesInView(line)
 		head, tail = max(head, h), max(tail, t)
 	}
@@ -63,19 +65,30 @@ func (s *maskSet) edges(line string) string {
 // start of an escape, the start of the line the rest of one, and each
 // counts as the character of the secret it can be the escape of.
 func (s *maskSet) edgesInView(line string) (head, tail int) {
-	v := decodedOrSelf(line)
+	// Only the ends matter: a piece of a needle at an edge comes from at
+	// most maxEscapeLen bytes a character.
+	reach := maxEscapeLen * (s.longest + 1)
+	end := line
+	if len(end) > reach {
+		end = line[len(line)-reach:]
+		for len(end) > 0 && !utf8.RuneStart(end[0]) {
+			end = end[1:]
+		}
+	}
+	v := decodedOrSelf(end)
 	for i, needle := range s.needles {
-		tail = max(tail, viewTail(line, v, needle, s.fails[i]))
+		tail = max(tail, viewTail(end, v, needle, s.fails[i]))
 	}
 	for j := 0; j <= maxEscapeLen-1 && j <= len(line); j++ {
 		cutEscape := line[:j]
 		if j > 0 && !plausibleTail(cutEscape) {
-			break
+			continue
 		}
 		rest := line[j:]
-		w := decodedOrSelf(rest)
+		w := decodedOrSelf(rest[:min(len(rest), reach)])
+		revStart := reverseBytes(w.text[:min(len(w.text), s.longest)])
 		for i, needle := range s.needles {
-			if k, found := viewHead(w, needle, s.revFails[i], cutEscape); found {
+			if k, found := viewHead(w, revStart, needle, s.revNeedles[i], s.revFails[i], cutEscape); found {
 				head = max(head, j+k)
 			}
 		}
@@ -92,6 +105,7 @@ func decodedOrSelf(text string) view {
 	next, _ := identityView(text).decoded()
 	return next
 }
+
 
 // viewTail returns how many bytes at the end of line (whose view is v)
 // hold the start of needle, or 0.
@@ -129,9 +143,11 @@ func viewTail(line string, v view, needle string, fail []int32) int {
 // hold the end of needle, cutEscape (what precedes rest in the line, the
 // rest of an escape cut short, or "") counting as the character before;
 // found is false when they hold none.
-func viewHead(w view, needle string, revFail []int32, cutEscape string) (n int, found bool) {
+// revStart is the start of w's text, reversed, at least as long as needle
+// or the whole text.
+func viewHead(w view, revStart, needle, revNeedle string, revFail []int32, cutEscape string) (n int, found bool) {
 	start := w.text[:min(len(w.text), len(needle))]
-	k := overlap(reverseBytes(start), reverseBytes(needle), revFail)
+	k := overlap(revStart[len(revStart)-len(start):], revNeedle, revFail)
 	for {
 		shown := k
 		if cutEscape != "" {
@@ -155,20 +171,26 @@ func viewHead(w view, needle string, revFail []int32, cutEscape string) (n int, 
 	}
 }
 
-// escapeForms are the escapes of r, lower case: \uXXXX (a surrogate pair
-// past U+FFFF) and its short escape if it has one.
-func escapeForms(r rune) []string {
-	var forms []string
+// escapeForms appends to buf the escapes of r, lower case: \uXXXX (a
+// surrogate pair past U+FFFF), then its short escape if it has one; short
+// is where that one starts, or len of the result.
+func escapeForms(buf []byte, r rune) (forms []byte, short int) {
 	if r > 0xFFFF {
 		hi, lo := utf16Pair(r)
-		forms = append(forms, fmt.Sprintf(`\u%04x\u%04x`, hi, lo))
+		buf = appendUnit(appendUnit(buf, hi), lo)
 	} else {
-		forms = append(forms, fmt.Sprintf(`\u%04x`, r))
+		buf = appendUnit(buf, r)
 	}
-	if short, ok := shortEscapes[r]; ok {
-		forms = append(forms, short)
+	short = len(buf)
+	if esc, ok := shortEscapes[r]; ok {
+		buf = append(buf, esc...)
 	}
-	return forms
+	return buf, short
+}
+
+func appendUnit(buf []byte, u rune) []byte {
+	const hex = "0123456789abcdef"
+	return append(buf, '\\', 'u', hex[u>>12&0xF], hex[u>>8&0xF], hex[u>>4&0xF], hex[u&0xF])
 }
 
 var shortEscapes = map[rune]string{'"': `\"`, '\\': `\\`, '/': `\/`, '\b': `\b`, '\f': `\f`, '\n': `\n`, '\r': `\r`, '\t': `\t`}
@@ -176,32 +198,54 @@ var shortEscapes = map[rune]string{'"': `\"`, '\\': `\\`, '/': `\/`, '\b': `\b`,
 // escapeStarts reports cut, the end of a line, as the start of an escape
 // of r cut short.
 func escapeStarts(cut string, r rune) bool {
-	cut = strings.ToLower(cut)
-	for _, form := range escapeForms(r) {
-		if len(cut) < len(form) && strings.HasPrefix(form, cut) {
-			return true
-		}
-	}
-	return false
+	return matchEscape(cut, r, strings.HasPrefix)
 }
 
 // escapeEnds reports cut, the start of a line, as the rest of an escape of
 // r cut short.
 func escapeEnds(cut string, r rune) bool {
+	return matchEscape(cut, r, strings.HasSuffix)
+}
+
+func matchEscape(cut string, r rune, has func(s, part string) bool) bool {
+	var arr [24]byte
+	forms, short := escapeForms(arr[:0], r)
 	cut = strings.ToLower(cut)
-	for _, form := range escapeForms(r) {
-		if len(cut) < len(form) && strings.HasSuffix(form, cut) {
+	for _, form := range []string{string(forms[:short]), string(forms[short:])} {
+		if form != "" && len(cut) < len(form) && has(form, cut) {
 			return true
 		}
 	}
 	return false
 }
 
-// plausibleTail reports s as made only of bytes the rest of an escape
-// holds, so that trying it as one is worth it.
+// mayStartInEscape reports a line whose first byte may be the rest of an
+// escape cut short.
+func mayStartInEscape(line string) bool {
+	c := line[0]
+	_, hex := hexDigit(c)
+	return hex || c == 'u' || strings.IndexByte(`"\/bfnrt`, c) >= 0
+}
+
+// plausibleTail reports s, the start of a line, as what a cut inside an
+// escape may leave: the rest of a \uXXXX (hex digits, or "u" and four),
+// possibly followed by one whole \uXXXX (a surrogate pair cut in its
+// first half), or the letter of a short escape.
 func plausibleTail(s string) bool {
+	if len(s) == 1 && strings.ContainsRune(`"\/bfnrt`, rune(s[0])) {
+		return true
+	}
+	if len(s) > 6 && s[len(s)-6] == '\\' {
+		if _, ok := hex4(s[len(s)-6:]); ok {
+			s = s[:len(s)-6]
+		}
+	}
+	s = strings.TrimPrefix(s, "u")
+	if s == "" || len(s) > 4 {
+		return false
+	}
 	for _, c := range []byte(s) {
-		if _, hex := hexDigit(c); !hex && !strings.ContainsRune(`\u"/nrt`, rune(c)) {
+		if _, ok := hexDigit(c); !ok {
 			return false
 		}
 	}

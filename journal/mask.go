@@ -57,6 +57,9 @@ type maskSet struct {
 	// fails and revFails are the KMP failure functions of the needles and
 	// of the needles reversed.
 	fails, revFails [][]int32
+	revNeedles      []string
+	longest         int // bytes of the longest needle
+	longestForm     int // bytes of the longest literal form
 	known           map[string]struct{}
 }
 
@@ -96,12 +99,16 @@ func (s *maskSet) with(secret string) *maskSet {
 	}
 	literal = sortedUnique(literal)
 	forms := make([]edgeForm, 0, len(literal))
+	longestForm := 0
 	for _, form := range literal {
 		forms = append(forms, newEdgeForm(form))
+		longestForm = max(longestForm, len(form))
 	}
-	set := &maskSet{needles: needles, literal: literal, forms: forms, known: known}
+	set := &maskSet{needles: needles, literal: literal, forms: forms, known: known, longestForm: longestForm}
 	for _, needle := range needles {
+		set.longest = max(set.longest, len(needle))
 		set.fails = append(set.fails, failure(needle))
+		set.revNeedles = append(set.revNeedles, reverseBytes(needle))
 		set.revFails = append(set.revFails, failure(reverseBytes(needle)))
 	}
 	return set

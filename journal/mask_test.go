@@ -254,3 +254,24 @@ func TestWriteEscapesControls(t *testing.T) {
 		t.Errorf("Tail (-want +got):\n%s", diff)
 	}
 }
+
+// TestMaskCutInsideEscape: cuts that fell inside an escape, found by the
+// fuzz target, each left the secret whole where the pieces meet.
+func TestMaskCutInsideEscape(t *testing.T) {
+	tests := []struct {
+		secret, text string
+		cut          int
+	}{
+		{"A", `0\u00410`, 5},
+		{"A", "\\u0041\n", 5},
+		{"000000", `0000010\u003000001`, 8},
+	}
+	for _, tt := range tests {
+		var m masker
+		m.add(tt.secret)
+		a, b := m.applyLine(tt.text[:tt.cut]), m.applyLine(tt.text[tt.cut:])
+		if anyContains(decodeOnce(a+b), tt.secret) {
+			t.Errorf("%q cut at %d: %q + %q shows %q", tt.text, tt.cut, a, b, tt.secret)
+		}
+	}
+}

@@ -17,7 +17,7 @@ const maxDecodeDepth = 3
 // the span of the source it came from.
 type view struct {
 	text   string
-	starts []int32 // starts[i]: where the source of byte i begins
+	starts []int32 // starts[i]: where the source of byte i begins; nil: the view is its source
 	ends   []int32 // ends[i]: where it ends
 	// partial is where a last escape cut short (or a lone high surrogate
 	// at the very end) begins in text: it may be the start of a secret's
@@ -29,16 +29,26 @@ type view struct {
 type span struct{ start, end int }
 
 func identityView(text string) view {
-	v := view{text: text, starts: make([]int32, len(text)), ends: make([]int32, len(text)), partial: len(text)}
-	for i := range len(text) { // every byte, not every rune
-		v.starts[i], v.ends[i] = int32(i), int32(i+1)
-	}
-	return v
+	return view{text: text, partial: len(text)}
 }
 
 // source is the span of the source that bytes [i, j) of the view came from.
 func (v view) source(i, j int) span {
-	return span{int(v.starts[i]), int(v.ends[j-1])}
+	return span{v.start(i), v.end(j - 1)}
+}
+
+func (v view) start(i int) int {
+	if v.starts == nil {
+		return i
+	}
+	return int(v.starts[i])
+}
+
+func (v view) end(i int) int {
+	if v.ends == nil {
+		return i + 1
+	}
+	return int(v.ends[i])
 }
 
 // decoded decodes the JSON string escapes of v once: \" \\ \/ \b \f \n \r
@@ -46,7 +56,11 @@ func (v view) source(i, j int) span {
 // surrogate U+FFFD, as encoders write and decoders read them). Anything
 // else stays as it is. changed is false when there was no escape.
 func (v view) decoded() (next view, changed bool) {
-	d := decoder{src: v, out: view{partial: -1}}
+	if !strings.Contains(v.text, `\`) {
+		return view{text: v.text, starts: v.starts, ends: v.ends, partial: len(v.text)}, false
+	}
+	d := decoder{src: v, out: view{partial: -1, starts: make([]int32, 0, len(v.text)), ends: make([]int32, 0, len(v.text))}}
+	d.buf.Grow(len(v.text))
 	for d.at < len(v.text) {
 		d.step()
 	}
@@ -67,7 +81,16 @@ type decoder struct {
 
 func (d *decoder) step() {
 	text := d.src.text
-	if text[d.at] != '\\' || d.at+1 >= len(text) {
+	if text[d.at] != '\\' {
+		// Up to the next escape, bytes come as they are.
+		n := strings.IndexByte(text[d.at:], '\\')
+		if n < 0 {
+			n = len(text) - d.at
+		}
+		d.copyRaw(n)
+		return
+	}
+	if d.at+1 >= len(text) {
 		d.partialIf(text[d.at] == '\\')
 		d.emit(text[d.at:d.at+1], d.at, d.at+1)
 		return
@@ -89,6 +112,16 @@ func (d *decoder) step() {
 	}
 }
 
+// copyRaw appends the next n source bytes unchanged.
+func (d *decoder) copyRaw(n int) {
+	for i := d.at; i < d.at+n; i++ {
+		d.out.starts = append(d.out.starts, int32(d.src.start(i)))
+		d.out.ends = append(d.out.ends, int32(d.src.end(i)))
+	}
+	d.buf.WriteString(d.src.text[d.at : d.at+n])
+	d.at += n
+}
+
 // partialIf marks the byte about to be emitted as the start of a cut
 // escape, if cut says so and nothing was marked yet.
 func (d *decoder) partialIf(cut bool) {
@@ -102,7 +135,7 @@ func (d *decoder) emit(out string, from, to int) {
 	if to-from != len(out) || out != d.src.text[from:to] {
 		d.changed = true
 	}
-	s, e := d.src.starts[from], d.src.ends[to-1]
+	s, e := int32(d.src.start(from)), int32(d.src.end(to-1))
 	for range len(out) {
 		d.out.starts = append(d.out.starts, s)
 		d.out.ends = append(d.out.ends, e)
