@@ -106,7 +106,6 @@ func decodedOrSelf(text string) view {
 	return next
 }
 
-
 // viewTail returns how many bytes at the end of line (whose view is v)
 // hold the start of needle, or 0.
 func viewTail(line string, v view, needle string, fail []int32) int {
