@@ -45,6 +45,10 @@ type jsRun struct {
 	options func(t *testing.T, o *host.Options, localShared []string)
 	// skip says why this run cannot happen here, or "".
 	skip func() string
+	// raw starts the bundle of m outside the host: lines written to stdin
+	// go to the program as they are, its stdout comes back line by line,
+	// closed at its end.
+	raw func(t *testing.T, m *manifest.Manifest) (stdin io.Writer, stdout <-chan string)
 }
 
 // jsRuns lists the ways a bundle runs: under node as a process, and in
@@ -64,6 +68,7 @@ var jsRuns = []jsRun{{
 		}
 		return ""
 	},
+	raw: startNode,
 }, {
 	name: "wasm",
 	manifest: func(m *manifest.Manifest) *manifest.Manifest {
@@ -75,6 +80,7 @@ var jsRuns = []jsRun{{
 	},
 	options: wasmOptions,
 	skip:    func() string { return "" },
+	raw:     startWASM,
 }}
 
 // wasmOptions gives the host the module transport with the JS engine, and
@@ -330,48 +336,82 @@ func TestHandJS(t *testing.T) {
 }
 
 // TestJSExactIDs writes lines to each JS example's program directly, as
-// the host would: ids come back byte for byte, 9007199254740993 and an
-// escaped string included, in single messages and batches.
+// the host would, in WASM and under node: ids come back byte for byte,
+// 9007199254740993 and an escaped string included, in single messages and
+// batches.
 func TestJSExactIDs(t *testing.T) {
-	if why := jsRuns[0].skip(); why != "" { // node
-		t.Skip(why)
-	}
 	echo := map[string]string{"hello-js": "hello/echo", "hand-js": "hand/hello"}
-	for _, dir := range []string{"hello-js", "hand-js"} {
-		t.Run(dir, func(t *testing.T) {
-			m := loadJS(t, dir)
-			stdin, lines := startNode(t, m)
-			send := func(line string) {
-				if _, err := io.WriteString(stdin, line+"\n"); err != nil {
-					t.Fatal(err)
+	for _, run := range jsRuns {
+		for _, dir := range []string{"hello-js", "hand-js"} {
+			t.Run(run.name+"/"+dir, func(t *testing.T) {
+				if why := run.skip(); why != "" {
+					t.Skip(why)
 				}
-			}
-			send(`{"jsonrpc":"2.0","id":9007199254740993,"method":"initialize","params":{"protocolVersion":1}}`)
-			if got := <-lines; !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":9007199254740993,"result":{"protocolVersion":1,`) {
-				t.Errorf("initialize answered %s", got)
-			}
-			method := echo[dir]
-			send(`{"jsonrpc":"2.0","id":"a\"b\u0041","method":"` + method + `","params":{"name":"Ada"}}`)
-			if got := <-lines; !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"a\"b\u0041","result":`) {
-				t.Errorf("string id answered %s", got)
-			}
-			send(`[{"jsonrpc":"2.0","id":12345678901234567890,"method":"` + method + `","params":{"name":"Ada"}},{"jsonrpc":"2.0","method":"event/x"}]`)
-			if got := <-lines; !strings.HasPrefix(got, `[{"jsonrpc":"2.0","id":12345678901234567890,"result":`) {
-				t.Errorf("batch answered %s", got)
-			}
-			send(`not json`)
-			if diff := cmp.Diff(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, <-lines); diff != "" {
-				t.Errorf("not json (-want +got):\n%s", diff)
-			}
-			send(`{"jsonrpc":"2.0","id":-0,"method":"shutdown"}`)
-			if diff := cmp.Diff(`{"jsonrpc":"2.0","id":-0,"result":null}`, <-lines); diff != "" {
-				t.Errorf("shutdown (-want +got):\n%s", diff)
-			}
-			if line, open := <-lines; open {
-				t.Errorf("after shutdown: %s, want the end of stdout", line)
-			}
-		})
+				checkExactIDs(t, run, loadJS(t, dir), echo[dir])
+			})
+		}
 	}
+}
+
+func checkExactIDs(t *testing.T, run jsRun, m *manifest.Manifest, method string) {
+	t.Helper()
+	stdin, lines := run.raw(t, m)
+	send := func(line string) {
+		if _, err := io.WriteString(stdin, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(`{"jsonrpc":"2.0","id":9007199254740993,"method":"initialize","params":{"protocolVersion":1}}`)
+	if got := <-lines; !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":9007199254740993,"result":{"protocolVersion":1,`) {
+		t.Errorf("initialize answered %s", got)
+	}
+	send(`{"jsonrpc":"2.0","id":"a\"b\u0041","method":"` + method + `","params":{"name":"Ada"}}`)
+	if got := <-lines; !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":"a\"b\u0041","result":`) {
+		t.Errorf("string id answered %s", got)
+	}
+	send(`[{"jsonrpc":"2.0","id":12345678901234567890,"method":"` + method + `","params":{"name":"Ada"}},{"jsonrpc":"2.0","method":"event/x"}]`)
+	if got := <-lines; !strings.HasPrefix(got, `[{"jsonrpc":"2.0","id":12345678901234567890,"result":`) {
+		t.Errorf("batch answered %s", got)
+	}
+	send(`not json`)
+	if diff := cmp.Diff(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`, <-lines); diff != "" {
+		t.Errorf("not json (-want +got):\n%s", diff)
+	}
+	send(`{"jsonrpc":"2.0","id":-0,"method":"shutdown"}`)
+	if diff := cmp.Diff(`{"jsonrpc":"2.0","id":-0,"result":null}`, <-lines); diff != "" {
+		t.Errorf("shutdown (-want +got):\n%s", diff)
+	}
+	if line, open := <-lines; open {
+		t.Errorf("after shutdown: %s, want the end of stdout", line)
+	}
+}
+
+// startWASM launches m's bundle in the run.js engine through the module
+// transport alone, without the host's supervisor.
+func startWASM(t *testing.T, m *manifest.Manifest) (io.Writer, <-chan string) {
+	t.Helper()
+	tr, err := wasm.New(context.Background(), wasm.Options{CacheDir: wasmCache(t), JS: jsrt.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr := &syncBuffer{}
+	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Stderr: func(line string) { fmt.Fprintln(stderr, line) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		prog.Stdin().Close()
+		select {
+		case <-prog.Done():
+		case <-time.After(testTimeout):
+			t.Errorf("%s did not end; stderr:\n%s", m.ID, stderr)
+		}
+		if exit := prog.Exit(); exit.Kind != transport.Exited || exit.Code != 0 {
+			t.Errorf("%s ended: %s; stderr:\n%s", m.ID, exit.Sentence(), stderr)
+		}
+		tr.Close(context.Background())
+	})
+	return prog.Stdin(), readLines(t, m, prog.Stdout(), stderr)
 }
 
 // startNode starts m's bundle under node in its folder; lines gets each
@@ -393,6 +433,18 @@ func startNode(t *testing.T, m *manifest.Manifest) (io.Writer, <-chan string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	lines := readLines(t, m, stdout, stderr)
+	t.Cleanup(func() {
+		stdin.Close()
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("%s exited: %v; stderr:\n%s", m.ID, err, stderr)
+		}
+	})
+	return stdin, lines
+}
+
+// readLines gives each line of stdout; the channel is closed at its end.
+func readLines(t *testing.T, m *manifest.Manifest, stdout io.Reader, stderr fmt.Stringer) <-chan string {
 	raw := make(chan string, 16)
 	go func() {
 		defer close(raw)
@@ -418,11 +470,5 @@ func startNode(t *testing.T, m *manifest.Manifest) (io.Writer, <-chan string) {
 			}
 		}
 	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		if err := cmd.Wait(); err != nil {
-			t.Errorf("%s exited: %v; stderr:\n%s", m.ID, err, stderr)
-		}
-	})
-	return stdin, lines
+	return lines
 }

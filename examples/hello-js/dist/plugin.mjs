@@ -1225,7 +1225,7 @@ var Connection = class {
       done();
     };
     Promise.allSettled(under).then(once);
-    if (typeof setTimeout === "function") {
+    if (this.p.runtime === "node") {
       const t = setTimeout(() => {
         if (!finished)
           this.io.trace(`sdk: calls still running ${this.p.grace} ms after the end; leaving them`);

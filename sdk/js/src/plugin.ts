@@ -682,7 +682,9 @@ class Connection {
       done();
     };
     Promise.allSettled(under).then(once);
-    if (typeof setTimeout === "function") {
+    // In WASM the host bounds the wait itself: it stops the instance once
+    // shutdown is answered, and a timer here would cost it a timer/set.
+    if (this.p.runtime === "node") {
       const t = setTimeout(() => {
         if (!finished) this.io.trace(`sdk: calls still running ${this.p.grace} ms after the end; leaving them`);
         once();
