@@ -164,3 +164,32 @@ func skipWithoutLinks(t *testing.T) {
 		t.Skipf("no symbolic links here: %v", err)
 	}
 }
+
+// TestFSRefusesWhatIsNotAFile: a FIFO hung the session (reading waits for
+// a writer, opening for writing waits for a reader) and a device was read
+// for ever.
+func TestFSRefusesWhatIsNotAFile(t *testing.T) {
+	w := newWorld(t)
+	fence, err := NewFence(w.dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(w.dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	if _, err := ReadText(fence, fifo, nil, nil); !errors.Is(err, errNotRegular) {
+		t.Errorf("read of a FIFO = %v, want not a regular file", err)
+	}
+	if err := WriteText(fence, fifo, "x"); err == nil {
+		t.Error("write to a FIFO without a reader succeeded")
+	}
+	if _, err := ReadText(fence, w.dir, nil, nil); !errors.Is(err, errNotRegular) {
+		t.Errorf("read of a folder = %v, want not a regular file", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := ReadText(fence, "/dev/zero", nil, nil); !errors.Is(err, errNotRegular) {
+			t.Errorf("read of /dev/zero = %v, want not a regular file", err)
+		}
+	}
+}

@@ -32,20 +32,18 @@ func openResolved(resolved string, write bool) (*os.File, error) {
 		}
 		dir = next
 	}
+	// Non-blocking for the open only: a FIFO (for reading or writing)
+	// must not hang the session; the caller refuses what is not a file.
 	flags := unix.O_RDONLY | unix.O_NONBLOCK
 	if write {
-		flags = unix.O_WRONLY | unix.O_CREAT
+		flags = unix.O_WRONLY | unix.O_CREAT | unix.O_NONBLOCK
 	}
 	fd, err := unix.Openat(dir, names[len(names)-1], flags|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0o644)
 	unix.Close(dir)
 	if err != nil {
 		return nil, openError(resolved, err)
 	}
-	if !write {
-		// Non-blocking only for the open (a FIFO swapped in must not hang
-		// it); reads of a regular file never wait anyway.
-		unix.SetNonblock(fd, false)
-	}
+	unix.SetNonblock(fd, false) // regular files never wait anyway
 	return os.NewFile(uintptr(fd), resolved), nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
@@ -30,6 +31,31 @@ func (s *Session) serveFS(it acp.Item) {
 	s.stdin.send(outLines(s.client.Reply(it.Request, result, wireError(err)))...)
 }
 
+// MaxReadBytes bounds a file fs/read_text_file reads: its text goes into
+// one JSON line to the agent, and a device like /dev/zero would otherwise
+// be read for ever.
+const MaxReadBytes = 16 << 20
+
+// errNotRegular refuses a device, a FIFO or a folder: reading one can
+// wait for ever or never end, and writing one is not writing a file.
+var errNotRegular = errors.New("not a regular file")
+
+// checkRegular refuses what f is if it is not a regular file, and a file
+// over limit bytes (limit 0: no bound).
+func checkRegular(path string, f *os.File, limit int64) error {
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !info.Mode().IsRegular() {
+		return fmt.Errorf("%s: %w", path, errNotRegular)
+	}
+	if limit > 0 && info.Size() > limit {
+		return fmt.Errorf("%s: the file is over %d MiB", path, limit>>20)
+	}
+	return nil
+}
+
 // readResult is the answer of fs/read_text_file.
 type readResult struct {
 	Content string `json:"content"`
@@ -43,9 +69,15 @@ func ReadText(fence *Fence, path string, line, limit *int) (any, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
+	if err := checkRegular(path, f, MaxReadBytes); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxReadBytes+1))
 	if err != nil {
 		return nil, err
+	}
+	if len(b) > MaxReadBytes {
+		return nil, fmt.Errorf("%s: the file is over %d MiB", path, MaxReadBytes>>20)
 	}
 	return readResult{Content: sliceLines(string(b), line, limit)}, nil
 }
@@ -75,6 +107,10 @@ func sliceLines(text string, line, limit *int) string {
 func WriteText(fence *Fence, path, content string) error {
 	f, err := fence.Open(path, true)
 	if err != nil {
+		return err
+	}
+	if err := checkRegular(path, f, 0); err != nil {
+		f.Close()
 		return err
 	}
 	err = f.Truncate(0)
