@@ -157,8 +157,8 @@ func ExitOf(code uint32, lastStderr []string, turnLimit time.Duration) transport
 
 func crashDetail(lines []string) string {
 	for i := len(lines) - 1; i >= 0; i-- {
-		if d, ok := strings.CutPrefix(lines[i], CrashPrefix); ok {
-			return d
+		if d, ok := strings.CutPrefix(lines[i], CrashPrefix); ok && strings.TrimSpace(d) != "" {
+			return strings.TrimSpace(d)
 		}
 	}
 	return "an uncaught exception"

@@ -54,7 +54,16 @@ func newEngineRuntime(ctx context.Context, closeOnDone bool) (*engineRuntime, er
 	cfg := wazero.NewRuntimeConfig().WithMemoryLimitPages(1024).WithCloseOnContextDone(closeOnDone)
 	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
 	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
-	compiled, err := rt.CompileModule(ctx, New().Module())
+	wasm := New().Module()
+	// ESCOUADE_JSRT_WASM runs the tests and benchmarks on another build of
+	// the engine (to compare build flags).
+	if f := os.Getenv("ESCOUADE_JSRT_WASM"); f != "" {
+		var err error
+		if wasm, err = os.ReadFile(f); err != nil {
+			return nil, err
+		}
+	}
+	compiled, err := rt.CompileModule(ctx, wasm)
 	if err != nil {
 		rt.Close(ctx)
 		return nil, err

@@ -1,0 +1,219 @@
+package jsrt
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/tetratelabs/wazero"
+)
+
+// The benchmarks compare the engine with node running the same bundle as a
+// process over pipes, in the same run:
+//
+//	go test -run '^$' -bench . -benchtime 2000x ./jsrt
+//	go test -run '^$' -bench LongBuiltin -benchtime 1x ./jsrt
+
+// echoSrc answers each request with its params, as a plugin does.
+const echoSrc = `
+import { createInterface } from 'node:readline';
+const rl = createInterface({ input: process.stdin });
+rl.on('line', async (l) => { const m = JSON.parse(l); await null; process.stdout.write(JSON.stringify({jsonrpc:'2.0', id: m.id, result: m.params}) + '\n'); });
+`
+
+const echoLine = `{"jsonrpc":"2.0","id":1,"method":"hooks/message","params":{"text":"hello world","channel":"general","n":[1,2,3]}}`
+
+// BenchmarkEchoTurn: one request line in, one answer line out.
+func BenchmarkEchoTurn(b *testing.B) {
+	for _, c := range []struct {
+		name        string
+		closeOnDone bool
+	}{{"quickjs", false}, {"quickjs-closeOnContextDone", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			in := start(b, echoSrc, instanceOptions{closeOnDone: c.closeOnDone})
+			in.send(echoLine)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				if out := in.send(echoLine); len(out) == 0 {
+					b.Fatalf("no answer; stderr %s", in.stderr.String())
+				}
+			}
+		})
+	}
+	b.Run("node", func(b *testing.B) {
+		stdin, stdout := startNode(b, echoSrc)
+		stdin.Write([]byte(echoLine + "\n"))
+		stdout.ReadBytes('\n')
+		b.ResetTimer()
+		for range b.N {
+			stdin.Write([]byte(echoLine + "\n"))
+			if _, err := stdout.ReadBytes('\n'); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// startNode runs src with node as a process over pipes.
+func startNode(b *testing.B, src string) (io.Writer, *bufio.Reader) {
+	b.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		b.Skip("no node on this machine")
+	}
+	file := filepath.Join(b.TempDir(), "plugin.mjs")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(node, file)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { stdin.Close(); cmd.Wait() })
+	return stdin, bufio.NewReader(stdout)
+}
+
+// BenchmarkWarmStart: from the compiled module to the answer to the first
+// line (instantiate, _initialize, the bundle's top level, one request).
+func BenchmarkWarmStart(b *testing.B) {
+	b.Run("quickjs", func(b *testing.B) {
+		sharedRuntime(b, false)
+		b.ResetTimer()
+		for range b.N {
+			in := launch(b, echoSrc, instanceOptions{})
+			in.stdin.WriteLine(echoLine)
+			if out := in.runTurn(nil); len(out) == 0 {
+				b.Fatal("no answer")
+			}
+			in.mod.Close(context.Background())
+		}
+	})
+	b.Run("node", func(b *testing.B) {
+		for range b.N {
+			stdin, stdout := startNode(b, echoSrc)
+			stdin.Write([]byte(echoLine + "\n"))
+			if _, err := stdout.ReadBytes('\n'); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkFirstCompile: compiling the engine with no cache, and loading
+// it from a warm compilation cache (what a host start does after install).
+func BenchmarkFirstCompile(b *testing.B) {
+	ctx := context.Background()
+	compile := func(b *testing.B, cfg wazero.RuntimeConfig) {
+		rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+		defer rt.Close(ctx)
+		if _, err := rt.CompileModule(ctx, New().Module()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("no cache", func(b *testing.B) {
+		for range b.N {
+			compile(b, wazero.NewRuntimeConfig().WithCloseOnContextDone(true))
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		cache, err := wazero.NewCompilationCacheWithDir(b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(true).WithCompilationCache(cache)
+		compile(b, cfg)
+		b.ResetTimer()
+		for range b.N {
+			compile(b, cfg)
+		}
+	})
+}
+
+// BenchmarkIdleInstance: the memory an instance holds once its bundle has
+// started and waits: its linear memory, and the Go heap it adds.
+func BenchmarkIdleInstance(b *testing.B) {
+	sharedRuntime(b, true)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var linear uint32
+	for range b.N {
+		in := start(b, echoSrc, instanceOptions{closeOnDone: true})
+		linear = in.mod.Memory().Size()
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(linear), "linear-bytes/instance")
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(b.N), "go-heap-bytes/instance")
+}
+
+// BenchmarkJSWork: a turn of plain JS work (objects, JSON, a regexp), to
+// show what WithCloseOnContextDone costs the interpreter.
+func BenchmarkJSWork(b *testing.B) {
+	const src = listenSrc + `
+process.stdin.removeAllListeners('data');
+process.stdin.on('data', () => {
+  const o = [];
+  for (let i = 0; i < 2e4; i++) o.push({ a: i, b: 'x' + i });
+  const s = JSON.stringify(o);
+  process.stdout.write(String(JSON.parse(s).length + s.replace(/x/g, 'yy').length) + '\n');
+});`
+	for _, c := range []struct {
+		name        string
+		closeOnDone bool
+	}{{"quickjs", false}, {"quickjs-closeOnContextDone", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			in := launch(b, src, instanceOptions{closeOnDone: c.closeOnDone})
+			in.setBudget(60000)
+			in.runTurn(nil)
+			b.ResetTimer()
+			for range b.N {
+				if out := in.send("{}"); len(out) == 0 {
+					b.Fatalf("no answer; stderr %s", in.stderr.String())
+				}
+			}
+		})
+	}
+	b.Run("node", func(b *testing.B) {
+		stdin, stdout := startNode(b, src)
+		b.ResetTimer()
+		for range b.N {
+			stdin.Write([]byte("{}\n"))
+			if _, err := stdout.ReadBytes('\n'); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkLongBuiltin: built-ins that never call QuickJS's interrupt
+// handler, at sizes the 64 MB limit allows; without the runtime's
+// WithCloseOnContextDone nothing would stop them before they return.
+func BenchmarkLongBuiltin(b *testing.B) {
+	for name, src := range map[string]string{
+		"bigint-toString": `(3n ** 600000n).toString()`,
+		"bigint-parse":    `BigInt('9'.repeat(300000))`,
+		"normalize":       `('a'.repeat(1 << 22) + 'b').normalize('NFD')`,
+		"typedarray-sort": `const a = new Float64Array(4e6); for (let i = 0; i < a.length; i++) a[i] = Math.sin(i); a.sort()`,
+	} {
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				in := launch(b, src, instanceOptions{})
+				in.setBudget(120000)
+				in.runTurn(nil)
+				if in.ended != nil {
+					b.Fatalf("%v: %s", in.ended, in.stderr.String())
+				}
+				in.mod.Close(context.Background())
+			}
+		})
+	}
+}
