@@ -24,7 +24,7 @@ const testDeadline = 30 * time.Second
 // fixtures is where the test modules are built, once per test binary.
 var fixtures struct {
 	dir   string
-	cache string // a compile cache shared by the tests, so each module compiles once
+	cache string // the compile cache shared by the tests (testCache)
 	mu    sync.Mutex
 	built map[string]*built
 }
@@ -42,11 +42,22 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	fixtures.dir = dir
-	fixtures.cache = filepath.Join(dir, "cache")
+	fixtures.cache = testCache(dir)
 	fixtures.built = map[string]*built{}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// testCache is the compile cache the tests share: kept between runs in
+// the user's cache folder, since compiling a Go module under the race
+// detector takes a minute, and its entries are keyed by the module's hash
+// and wazero's version, so a stale one is never used.
+func testCache(tmp string) string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "escouade-plugin-tests", "wasm-cache")
+	}
+	return filepath.Join(tmp, "cache")
 }
 
 // fixture returns the bytes of a test module of tests/fixtures/wasm,
