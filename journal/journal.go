@@ -87,8 +87,14 @@ func checkID(id string) error {
 	if id == "" || strings.HasPrefix(id, ".") || strings.ContainsAny(id, `/\:`+"\x00") {
 		return fmt.Errorf("journal: plugin id %q cannot name a journal file", id)
 	}
+	if len(rotatedPath(id+".log")) > maxFileName {
+		return fmt.Errorf("journal: plugin id of %d bytes is too long to name a journal file (%s.log.1 is over %d bytes)", len(id), "<id>", maxFileName)
+	}
 	return nil
 }
+
+// maxFileName is the longest file name most file systems take.
+const maxFileName = 255
 
 // Mask hides secret, from now on and for the life of the Journal, in every
 // line written: as is; inside JSON strings however escaped (any mix of

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -126,4 +127,18 @@ func TestCloseWritesQueuedLinesAndIgnoresLaterWrites(t *testing.T) {
 	if diff := cmp.Diff([]string{line("stop", "closing")}, got); diff != "" {
 		t.Errorf("ReadTail (-want +got):\n%s", diff)
 	}
+}
+
+func TestOpenRefusesIDTooLong(t *testing.T) {
+	home := t.TempDir()
+	long := "dev." + strings.Repeat("a", 250)
+	if _, err := Open(home, long, Options{}); err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Errorf("Open of a %d-byte id = %v, want too long", len(long), err)
+	}
+	ok := "dev." + strings.Repeat("a", 249-4)
+	j, err := Open(home, ok, Options{})
+	if err != nil {
+		t.Fatalf("Open of a %d-byte id: %v", len(ok), err)
+	}
+	j.Close()
 }
