@@ -41,7 +41,7 @@ func commands() map[string]command {
 		"test":      {"test DIR [--json]: the conformance bench", cmdTest},
 		"mcp-stdio": {"mcp-stdio --url URL: bridge MCP on stdin/stdout to the host's MCP server (token from --token-file or stdin's first line)", cmdMCPStdio},
 		"harness":   {"harness DIR [--harness ID] [--mode M] [--model X] [--cwd DIR] [--fence DIR]… [--agent NAME] [--json]: run a described ACP harness", cmdHarness},
-		"build":     {"build DIR: precompile a run.js or run.wasm plugin (not in this version)", notYet("run.js and run.wasm plugins are not supported by this version yet: only process plugins run")},
+		"build":     {"build DIR [--json]: check and precompile a run.js or run.wasm plugin", cmdBuild},
 		"serve":     {"serve [--addr 127.0.0.1:7777] [--open]: the Plugins view in a browser", cmdServe},
 		"install":   {"install DIR: validate and record a plugin", cmdInstall},
 		"list":      {"list: the installed plugins", cmdList},
@@ -97,7 +97,7 @@ var errFailed = fmt.Errorf("failed")
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: escouade-plugin COMMAND [flags] [args]")
 	fmt.Fprintln(w, "\ncommands:")
-	names := []string{"run", "test", "harness", "install", "list", "journal", "restart", "enable", "disable"}
+	names := []string{"run", "test", "build", "harness", "serve", "install", "list", "journal", "restart", "enable", "disable"}
 	for _, n := range names {
 		fmt.Fprintf(w, "  %s\n", commands()[n].summary)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -53,6 +54,11 @@ func cmdInstall(e env, args []string) error {
 	m, err := manifest.Load(dir, manifest.LoadOptions{AppVersion: host.AppVersion})
 	if err != nil {
 		return err
+	}
+	// A module is checked and compiled now, so that a first start is quick
+	// and a module the host would refuse is not installed.
+	if _, err := precompile(context.Background(), home, m, progressTo(e.stderr, asJSON)); err != nil {
+		return fmt.Errorf("%s: not installed: %v", filepath.Join(dir, manifest.FileName), err)
 	}
 	reg, err := registry.Open(home)
 	if err != nil {
