@@ -8,15 +8,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/internal/reactortest"
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
+	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
 	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
@@ -42,9 +45,9 @@ func TestManifest(t *testing.T) {
 	}
 }
 
-// host answers the plugin as Escouade would: a token, the user's
+// testHost answers the plugin as Escouade would: a token, the user's
 // settings, and, for the module, the timer service.
-type host struct {
+type testHost struct {
 	*reactortest.Host
 	timers *timersvc.Service
 }
@@ -59,8 +62,8 @@ func (p wirePeer) Notify(method string, params any) error {
 	return p.wire.Send(line)
 }
 
-func newHost(t *testing.T, wire reactortest.Wire, timers bool) *host {
-	h := &host{Host: &reactortest.Host{Wire: wire}}
+func newHost(t *testing.T, wire reactortest.Wire, timers bool) *testHost {
+	h := &testHost{Host: &reactortest.Host{Wire: wire}}
 	if timers {
 		h.timers = timersvc.New(timersvc.Config{Peer: wirePeer{wire}})
 		t.Cleanup(func() { h.timers.Close() })
@@ -69,7 +72,7 @@ func newHost(t *testing.T, wire reactortest.Wire, timers bool) *host {
 	return h
 }
 
-func (h *host) serve(method string, params json.RawMessage) (any, error) {
+func (h *testHost) serve(method string, params json.RawMessage) (any, error) {
 	switch method {
 	case "secrets/get":
 		return "s3cret", nil
@@ -118,7 +121,7 @@ var wantNotes = []string{
 	`log {"level":"info","message":"ticket.column: {\"ticket\":\"T-1\",\"column\":\"done\"}"}`,
 }
 
-func talk(t *testing.T, h *host) []string {
+func talk(t *testing.T, h *testHost) []string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
@@ -149,17 +152,7 @@ func talk(t *testing.T, h *host) []string {
 // transport, which loads plugin.wasm and mounts the root JSON files at
 // /plugin.
 func TestModule(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{manifest.FileName, greetingsFile} {
-		copyFile(t, name, filepath.Join(dir, name))
-	}
-	if err := reactortest.Build(".", filepath.Join(dir, wasm.ModuleFile)); err != nil {
-		t.Fatal(err)
-	}
-	m, err := manifest.Load(dir, manifest.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := installed(t)
 	ctx := context.Background()
 	tr, err := wasm.New(ctx, wasm.Options{})
 	if err != nil {
@@ -260,15 +253,7 @@ func BenchmarkEcho(b *testing.B) {
 		}
 	}
 	b.Run("module", func(b *testing.B) {
-		dir := b.TempDir()
-		copyFile(b, manifest.FileName, filepath.Join(dir, manifest.FileName))
-		if err := reactortest.Build(".", filepath.Join(dir, wasm.ModuleFile)); err != nil {
-			b.Fatal(err)
-		}
-		m, err := manifest.Load(dir, manifest.LoadOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
+		m := installed(b)
 		tr, err := wasm.New(ctx, wasm.Options{})
 		if err != nil {
 			b.Fatal(err)
@@ -295,4 +280,77 @@ func BenchmarkEcho(b *testing.B) {
 		defer w.CloseStdin()
 		run(b, w)
 	})
+}
+
+// installed is the plugin folder as the host finds it once installed: the
+// manifest, the root JSON files and plugin.wasm, built as build.sh does.
+func installed(t testing.TB) *manifest.Manifest {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range []string{manifest.FileName, greetingsFile} {
+		copyFile(t, name, filepath.Join(dir, name))
+	}
+	if err := reactortest.Build(".", filepath.Join(dir, wasm.ModuleFile)); err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Load(dir, manifest.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestThroughTheHost runs plugin.wasm in the host as the app does: the
+// module transport for run.wasm and the timer service of module programs.
+func TestThroughTheHost(t *testing.T) {
+	m := installed(t)
+	ctx := context.Background()
+	tr, err := wasm.New(ctx, wasm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kc := keychain.NewMemory()
+	if err := kc.Set(keychain.Service, keychain.PluginName(m.ID, tokenKey), "hunter2"); err != nil {
+		t.Fatal(err)
+	}
+	h := host.New(host.Options{
+		Home: t.TempDir(), Keychain: kc, StopGrace: 200 * time.Millisecond,
+		Transports: map[manifest.RunKind]transport.Transport{manifest.RunWASM: tr},
+		ModuleServices: []host.ServiceMaker{func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
+			return timersvc.New(timersvc.Config{Peer: env.Peer, Journal: env.Journal}), nil
+		}},
+	})
+	cfg := host.Config{Settings: map[string]json.RawMessage{"greeting": json.RawMessage(`"Hi"`), "shout": json.RawMessage(`true`)}}
+	p, err := h.Add(m, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	callCtx, cancel := context.WithTimeout(ctx, testTimeout)
+	defer cancel()
+	o := p.Call(callCtx, "hello/greet", map[string]any{"name": "Ada", "delayMs": 20})
+	if o.IsDefault() || o.Error != nil {
+		t.Fatalf("hello/greet: %+v (error %v); journal:\n%s", o, o.Error, journalText(p))
+	}
+	if diff := cmp.Diff(`{"text":"HI, ADA!","emoji":"👋","token":true,"waited":20}`, string(o.Result)); diff != "" {
+		t.Errorf("hello/greet (-want +got):\n%s", diff)
+	}
+	if err := h.Close(ctx); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	text := journalText(p)
+	for _, want := range []string{" log.info greeted Ada", " stderr hello-wasm: greeting Ada", " secret "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the journal lacks %q:\n%s", want, text)
+		}
+	}
+	for _, unwanted := range []string{"hunter2", " crash ", " refused "} {
+		if strings.Contains(text, unwanted) {
+			t.Errorf("the journal holds %q:\n%s", unwanted, text)
+		}
+	}
+}
+
+func journalText(p *host.Plugin) string {
+	lines, _ := p.Journal().Tail(500)
+	return strings.Join(lines, "\n")
 }
