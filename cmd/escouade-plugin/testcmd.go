@@ -5,14 +5,17 @@ import (
 	"flag"
 
 	"github.com/escouade-dev/escouade-plugin/conformance"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/modules"
 )
 
 // cmdTest runs the conformance bench over the plugin in DIR: a table (or
 // JSON with --json) ending with "N passed, M failed", exit 1 when a check
 // failed. Of the common flags it uses --lang, --app-version, --secret (the
 // fake values it serves), --settings, --project, --delay and
-// --memory-limit; it never opens a keychain, so --home and --keychain have
-// no effect.
+// --memory-limit; it never opens a keychain, so --keychain has no effect,
+// and --home only holds the compile cache of module plugins.
 func cmdTest(e env, args []string) error {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	var c common
@@ -29,7 +32,14 @@ func cmdTest(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	report := conformance.Run(context.Background(), pos[0], opts)
+	ctx := context.Background()
+	modulesTransport, err := modules.NewTransport(ctx, c.moduleOptions())
+	if err != nil {
+		return err
+	}
+	defer modulesTransport.Close(ctx)
+	opts.Transports = map[manifest.RunKind]transport.Transport{manifest.RunWASM: modulesTransport, manifest.RunJS: modulesTransport}
+	report := conformance.Run(ctx, pos[0], opts)
 	write := report.WriteText
 	if *asJSON {
 		write = report.WriteJSON
