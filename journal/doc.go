@@ -25,7 +25,7 @@
 //
 // After masking, control characters but tabs and bidirectional controls
 // are escaped ("\x1b"), so that reading the journal on a terminal is safe,
-// and a line is cut to Options.MaxLine bytes (64 KiB) with a note of the
+// and a line is cut to Options.MaxLine bytes (65 KiB) with a note of the
 // bytes cut, so that one line never fills a file and rotates the rest away.
 //
 // Tail and ReadTail read the last lines back, across <id>.log.1 and <id>.log.

@@ -275,3 +275,26 @@ func TestMaskCutInsideEscape(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskStderrChunks plays a long stderr line cut into 64 KiB chunks
+// with a secret across the cut: neither chunk shows its piece, and both
+// pass whole (the masks do not push them past the line cap).
+func TestMaskStderrChunks(t *testing.T) {
+	const chunk = 64 << 10
+	const secret = "ghp_0123456789abcdefghijABCDEFGHIJ"
+	for _, cut := range []int{1, 4, len(secret) / 2, len(secret) - 4, len(secret) - 1} {
+		j, _ := openTest(t, Options{}, hooks{})
+		j.Mask(secret)
+		long := strings.Repeat("x", chunk-cut) + secret + strings.Repeat("y", 100)
+		j.Write(TagStderr, long[:chunk])
+		j.Write(TagStderr, long[chunk:])
+		got := mustTail(t, j, 2)
+		joined := strings.Join(got, "")
+		if left, right := secret[:cut], secret[cut:]; len(left) >= maxEdgeBytes && strings.Contains(joined, left) || len(right) >= maxEdgeBytes && strings.Contains(joined, right) {
+			t.Errorf("cut at %d: a piece of the secret shows", cut)
+		}
+		if strings.Contains(joined, "bytes cut") {
+			t.Errorf("cut at %d: a chunk was capped", cut)
+		}
+	}
+}

@@ -10,10 +10,11 @@ const (
 	// DefaultBuffer is how many lines may wait for the disk before Write
 	// starts dropping them: far more than a burst of stderr needs.
 	DefaultBuffer = 4096
-	// DefaultMaxLine is the longest text of one line: the size of the
-	// chunks a long stderr line arrives in, so those pass whole, while one
-	// line can never fill a file and rotate away everything before it.
-	DefaultMaxLine = 64 << 10
+	// DefaultMaxLine is the longest text of one line: the 64 KiB chunks a
+	// long stderr line arrives in, plus room for the masks and escapes
+	// they may gain, so those pass whole, while one line can never fill a
+	// file and rotate away everything before it.
+	DefaultMaxLine = 65 << 10
 )
 
 // Options tune a Journal. The zero value means the documented defaults.
