@@ -214,3 +214,20 @@ func FuzzLastLines(f *testing.F) {
 		}
 	})
 }
+
+// TestHugeLineKeepsHistory: one line of megabytes went alone into a fresh
+// file, and the next rotation replaced <id>.log.1, and with it every line
+// written before.
+func TestHugeLineKeepsHistory(t *testing.T) {
+	j, _ := openTest(t, Options{MaxSize: 200_000}, hooks{})
+	writeAll(j, numbered(100))
+	j.Write(TagStderr, strings.Repeat("z", 3_000_000))
+	j.Write(TagStderr, "after")
+	lines := mustTail(t, j, 500)
+	if len(lines) != 102 || lines[0] != numbered(1)[0] || lines[101] != line(TagStderr, "after") {
+		t.Fatalf("Tail kept %d lines, first %.40q", len(lines), lines[0])
+	}
+	if huge := lines[100]; len(huge) > DefaultMaxLine+100 || !strings.HasSuffix(huge, " … (2933464 bytes cut)") {
+		t.Errorf("the huge line is %d bytes, ending %q", len(huge), huge[len(huge)-30:])
+	}
+}
