@@ -43,6 +43,7 @@ func TestMask(t *testing.T) {
 		{"JSON in a JSON string", []string{`p"w`}, `{"log":"{\"pw\":\"p\\\"w\"}"}`, `{"log":"{\"pw\":\"••••\"}"}`},
 		{"escaped twice", []string{"é"}, `"\\u00e9"`, `"••••"`},
 		{"escape of a masked neighbour", []string{"ab"}, `\u0061b`, `••••`},
+		{"as the host test has it", []string{`s3cr"et`}, `leaking s3cr"et and "s3cr\"et"`, `leaking •••• and "••••"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
