@@ -57,8 +57,15 @@ func BenchmarkTurn(b *testing.B) {
 		prog := launch(b, tr, transport.LaunchSpec{Manifest: pluginDir(b, fixture(b, "c-command"), nil)})
 		roundTrips(b, prog.Stdin(), prog.Stdout())
 	})
-	b.Run("direct/checks", func(b *testing.B) { directTurns(b, true) })
-	b.Run("direct/nochecks", func(b *testing.B) { directTurns(b, false) })
+	b.Run("direct/checks", func(b *testing.B) { directTurns(b, "c-reactor", true) })
+	b.Run("direct/nochecks", func(b *testing.B) { directTurns(b, "c-reactor", false) })
+	b.Run("go/transport", func(b *testing.B) {
+		tr := newTransport(b, Options{})
+		prog := launch(b, tr, transport.LaunchSpec{Manifest: pluginDir(b, fixture(b, "reactor"), nil)})
+		roundTrips(b, prog.Stdin(), prog.Stdout())
+	})
+	b.Run("go/direct/checks", func(b *testing.B) { directTurns(b, "reactor", true) })
+	b.Run("go/direct/nochecks", func(b *testing.B) { directTurns(b, "reactor", false) })
 	b.Run("process/cat", func(b *testing.B) {
 		cat, err := exec.LookPath("cat")
 		if err != nil {
@@ -75,16 +82,16 @@ func BenchmarkTurn(b *testing.B) {
 	})
 }
 
-// directTurns calls the C reactor's escouade-turn with wazero alone: the
-// line in a reader, the copy in a buffer, no goroutine between.
-func directTurns(b *testing.B, checks bool) {
+// directTurns calls a reactor's escouade-turn with wazero alone: the line
+// in a reader, the answer in a buffer, no goroutine between.
+func directTurns(b *testing.B, fixtureName string, checks bool) {
 	ctx := context.Background()
 	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(checks))
 	defer r.Close(ctx)
 	wasi_snapshot_preview1.MustInstantiate(ctx, r)
 	in := newStdin(true, 1<<20, &countingClock{})
 	var out lineSink
-	mod, err := r.InstantiateModule(ctx, mustCompile(b, r, fixture(b, "c-reactor")),
+	mod, err := r.InstantiateModule(ctx, mustCompile(b, r, fixture(b, fixtureName)),
 		wazero.NewModuleConfig().WithStdin(in).WithStdout(&out).WithStartFunctions("_initialize"))
 	if err != nil {
 		b.Fatal(err)
@@ -99,8 +106,8 @@ func directTurns(b *testing.B, checks bool) {
 		if err := turn.CallWithStack(ctx, stack); err != nil {
 			b.Fatal(err)
 		}
-		if out.n != len(benchLine) {
-			b.Fatalf("turn wrote %d bytes", out.n)
+		if out.n == 0 {
+			b.Fatal("the turn wrote nothing")
 		}
 		out.n = 0
 	}
@@ -230,4 +237,42 @@ func BenchmarkRunawayStop(b *testing.B) {
 		over += time.Since(began) - limit
 	}
 	b.ReportMetric(float64(over.Microseconds())/float64(b.N)/1000, "ms-over-limit")
+}
+
+// countDown is a module exporting count(n): a loop of n turns, the
+// guest's work in its simplest form.
+var countDown = encode(nil, []wasmFunc{{export: "count", params: []byte{i32}, body: []byte{
+	opLoop, blockEmpty,
+	0x20, 0, // local.get 0
+	opI32Const, 1,
+	0x6b,    // i32.sub
+	0x22, 0, // local.tee 0
+	0x0d, 0, // br_if 0
+	opEnd,
+}}}, 1)
+
+// BenchmarkLoopChecks is the cost of the termination checks the turn
+// limit needs on a guest's own work: a million loop turns, with and
+// without them.
+func BenchmarkLoopChecks(b *testing.B) {
+	for _, checks := range []bool{true, false} {
+		b.Run(map[bool]string{true: "checks", false: "nochecks"}[checks], func(b *testing.B) {
+			ctx := context.Background()
+			r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(checks))
+			defer r.Close(ctx)
+			mod, err := r.InstantiateModule(ctx, mustCompile(b, r, countDown), wazero.NewModuleConfig())
+			if err != nil {
+				b.Fatal(err)
+			}
+			count := mod.ExportedFunction("count")
+			stack := []uint64{1_000_000}
+			b.ResetTimer()
+			for range b.N {
+				stack[0] = 1_000_000
+				if err := count.CallWithStack(ctx, stack); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

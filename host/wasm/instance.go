@@ -148,6 +148,7 @@ func isPanicLine(line string) bool {
 // run is the instance's goroutine, from instantiation to the end.
 func (i *instance) run(life context.Context, cfg wazero.ModuleConfig, started chan<- error) {
 	defer close(i.done)
+	defer i.t.untrack(i)
 	defer i.cancel()
 	stopWatching := context.AfterFunc(life, i.kill)
 	defer stopWatching()

@@ -50,6 +50,9 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 		WithFSConfig(fsc).
 		WithSysWalltime().WithSysNanotime().WithNanosleep(i.sleep).
 		WithRandSource(rand.Reader)
+	if !t.track(i) {
+		return nil, ErrClosed
+	}
 	started := make(chan error, 1)
 	go i.run(ctx, cfg, started)
 	if err := <-started; err != nil {

@@ -30,6 +30,7 @@ type Transport struct {
 	mu      sync.Mutex
 	modules map[moduleKey]*module
 	current map[string]moduleKey // plugin folder → its module now
+	live    map[*instance]struct{}
 	closed  bool
 
 	instances atomic.Int64 // numbers the instances: "instance N"
@@ -51,7 +52,7 @@ var ErrClosed = errors.New("wasm transport closed")
 // o.CacheDir/<host version>/.
 func New(ctx context.Context, o Options) (*Transport, error) {
 	o = o.withDefaults()
-	t := &Transport{o: o, modules: map[moduleKey]*module{}, current: map[string]moduleKey{}}
+	t := &Transport{o: o, modules: map[moduleKey]*module{}, current: map[string]moduleKey{}, live: map[*instance]struct{}{}}
 	var err error
 	if t.cache, err = newCache(o); err != nil {
 		return nil, err
@@ -109,7 +110,8 @@ func newRuntime(ctx context.Context, cache wazero.CompilationCache, checks bool)
 	return &wazeroRuntime{r: r, have: have}, nil
 }
 
-// Close closes every instance still running, the compiled modules and the
+// Close ends every instance still running (the host stops them first; this
+// is for those it could not), then closes the compiled modules and the
 // runtimes. The cache on disk stays.
 func (t *Transport) Close(ctx context.Context) error {
 	t.mu.Lock()
@@ -118,7 +120,20 @@ func (t *Transport) Close(ctx context.Context) error {
 		return nil
 	}
 	t.closed = true
+	live := make([]*instance, 0, len(t.live))
+	for i := range t.live {
+		live = append(live, i)
+	}
 	t.mu.Unlock()
+	for _, i := range live {
+		i.kill()
+	}
+	for _, i := range live {
+		select {
+		case <-i.done:
+		case <-ctx.Done():
+		}
+	}
 	err := t.rt.r.Close(ctx)
 	if t.js != t.rt {
 		err = errors.Join(err, t.js.r.Close(ctx))
@@ -137,6 +152,24 @@ func (t *Transport) Precompile(ctx context.Context, m *manifest.Manifest, progre
 
 // nextID numbers an instance.
 func (t *Transport) nextID() int64 { return t.instances.Add(1) }
+
+// track keeps i among the live instances until it ends; false once the
+// transport is closed.
+func (t *Transport) track(i *instance) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return false
+	}
+	t.live[i] = struct{}{}
+	return true
+}
+
+func (t *Transport) untrack(i *instance) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	delete(t.live, i)
+}
 
 func digest(b []byte) string {
 	sum := sha256.Sum256(b)

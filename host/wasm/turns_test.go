@@ -159,10 +159,13 @@ func TestStopAndCancel(t *testing.T) {
 	t.Run("closed", func(t *testing.T) {
 		tr := newTransport(t, Options{})
 		prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "reactor"), nil)})
+		call[any](t, connect(t, prog, nil), "echo", nil) // past _initialize, waiting for input
 		if err := tr.Close(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		ended(t, prog)
+		if diff := cmp.Diff(killed, ended(t, prog)); diff != "" {
+			t.Errorf("exit (-want +got):\n%s", diff)
+		}
 		_, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "reactor"), nil)})
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("Launch after Close: %v, want ErrClosed", err)
