@@ -113,6 +113,10 @@ func readLimited(fence *Fence, path string, limit int64) (string, bool, error) {
 		return "", false, err
 	}
 	defer f.Close()
+	// A FIFO the agent holds open would block the session for ever.
+	if err := checkRegular(path, f, limit); err != nil {
+		return "", false, err
+	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return "", false, err

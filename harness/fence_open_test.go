@@ -193,3 +193,25 @@ func TestFSRefusesWhatIsNotAFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffNeverReadsAFIFO: a card's diff read the file its input names; a
+// FIFO held open by the agent blocked the session for ever.
+func TestDiffNeverReadsAFIFO(t *testing.T) {
+	w := newWorld(t)
+	fence, err := NewFence(w.dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(w.dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	writer, err := os.OpenFile(fifo, os.O_RDWR, 0) // held open, writes nothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	if d, ok := diffFromInput([]byte(`{"path":"`+filepath.ToSlash(fifo)+`","content":"x"}`), fence, 1<<20); ok {
+		t.Errorf("a diff against a FIFO: %+v", d)
+	}
+}
