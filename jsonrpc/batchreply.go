@@ -43,7 +43,10 @@ func (c *Conn) serveBatch(items []Item, lineBytes int) {
 	}
 	reply.used.Store(fixed)
 	reply.waiting.Store(int32(len(requests)) + 1) // one more for the dispatch itself
-	c.state.update(func(s *connState) { s.held += int64(lineBytes) })
+	c.state.update(func(s *connState) {
+		s.held += int64(lineBytes)
+		s.token.sawRequest = s.token.sawRequest || len(requests) > 0
+	})
 	first := len(reply.answers)
 	reply.answers = append(reply.answers, make([]Message, len(requests))...)
 	for k, m := range requests {

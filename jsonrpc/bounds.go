@@ -117,12 +117,16 @@ func formatSize(n int) string {
 }
 
 // waitForRoom blocks the reader while a bound bites, reporting the bite.
-// It returns false once the connection is stopped.
-func (c *Conn) waitForRoom() bool {
+// It returns false once the connection is stopped, or when quit, if set,
+// reports true.
+func (c *Conn) waitForRoom(quit func() bool) bool {
 	s := &c.state
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for !s.end.stopped {
+		if quit != nil && quit() {
+			return false
+		}
 		bound := c.limits.biting(s)
 		if bound < 0 {
 			return true

@@ -97,6 +97,9 @@ func (c *Conn) unregister(call *pendingCall) {
 // the call: it must not be used after.
 func (c *Conn) wait(ctx context.Context, call *pendingCall) (json.RawMessage, error) {
 	defer c.state.releaseCall(call)
+	if out, ok := c.readOwnAnswer(ctx, call); ok {
+		return out.result, out.err
+	}
 	select {
 	case out := <-call.answer:
 		return out.result, out.err

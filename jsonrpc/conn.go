@@ -68,9 +68,11 @@ type Options struct {
 	// ends, or when the Conn is closed. Default context.Background().
 	Context context.Context
 	// WriteTimeout, when set and the writer has SetWriteDeadline (a pipe
-	// *os.File), fails a line the peer has not taken within it: a peer that
-	// stops reading then ends the connection instead of blocking every
-	// sender for ever. Zero waits as long as the peer takes.
+	// *os.File), fails a line the peer has not taken within it (or at most
+	// half as long again: the deadline is moved every half timeout, not
+	// at each line): a peer that stops reading then ends the connection
+	// instead of blocking every sender for ever. Zero waits as long as the
+	// peer takes.
 	WriteTimeout time.Duration
 }
 
@@ -91,9 +93,13 @@ type Conn struct {
 	serveCtx    context.Context // the context of handlers, ended by Close
 	stopServing context.CancelFunc
 	serving     sync.WaitGroup // request handlers and the notification server
-	done        chan struct{}  // closed when the reader has stopped
-	closeOnce   sync.Once      // closes the reader once
-	closeErr    error          // the error of that close
+	done        chan struct{}  // closed when reading has stopped
+	doneOnce    sync.Once
+	// deadliner interrupts a blocked read of the stream, nil when it
+	// cannot be: callers then never read their own answers (token.go).
+	deadliner readDeadliner
+	closeOnce sync.Once // closes the reader once
+	closeErr  error     // the error of that close
 }
 
 // NewConn starts a connection reading r and writing w. Options.Bind, when
@@ -112,6 +118,8 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 	c.out = lineWriter{w: w, timeout: opts.WriteTimeout, max: c.limits.writeLine}
 	c.state.init(opts.LateMemory)
 	c.closer, _ = r.(io.Closer)
+	c.deadliner = interruptible(r)
+	c.state.startReader()
 	parent := opts.Context
 	if parent == nil {
 		parent = context.Background()
@@ -170,10 +178,16 @@ func (c *Conn) Err() (err error) {
 // answer a peer that closed its side after sending its requests; Close and
 // a failed write stop everything. Each effect happens once.
 func (c *Conn) end(e ending) {
-	var stopped bool
-	c.state.update(func(s *connState) { stopped = s.endWith(e) })
+	var stopped, idle bool
+	c.state.update(func(s *connState) {
+		stopped = s.endWith(e)
+		idle = stopped && !s.token.held // nobody reads to see the end
+	})
 	if !stopped {
 		return
+	}
+	if idle {
+		c.stopReading()
 	}
 	c.out.close(c.endError())
 	c.stopServing()

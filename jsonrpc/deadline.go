@@ -94,15 +94,19 @@ func (d *deadlines) stop() {
 // expireDue runs when the timer fires: it fails the calls past their
 // deadline and re-arms for the next one.
 func (c *Conn) expireDue() {
+	var kick bool
 	c.state.update(func(s *connState) {
 		if s.end.calls != nil {
 			return
 		}
 		now := time.Now()
 		s.timers.armed = time.Time{}
-		s.expire(now)
+		kick = s.expire(now) && s.token.byCaller
 		if next := s.timers.next(); !next.IsZero() {
 			s.timers.arm(next, c)
 		}
 	})
+	if kick {
+		c.kick() // the caller reading may be one whose call just expired
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"io"
+	"os"
 )
 
 // Limits of line reading.
@@ -28,6 +29,7 @@ type LineReader struct {
 	max       int
 	line      []byte // the line being assembled when it spans reads
 	truncated bool   // line lost bytes past what it can hold
+	resume    bool   // a read deadline cut the line short: go on with it
 }
 
 // NewLineReader returns a reader of lines of at most max bytes, not counting
@@ -49,7 +51,9 @@ func newLineReaderSize(r io.Reader, max, bufSize int) *LineReader {
 // longer than max is skipped up to its newline and returned with
 // tooLong=true, line holding its first ExcerptLen bytes; the lines after it
 // are read as usual. At the end of the stream a last line without '\n' is
-// returned first, then err is io.EOF; a read error is returned as is.
+// returned first, then err is io.EOF; a read error is returned as is. A
+// read deadline (os.ErrDeadlineExceeded) loses nothing: the line under
+// way goes on at the next call.
 //
 // The returned slice is only valid until the next call to Next, which may
 // reuse its memory.
@@ -64,10 +68,13 @@ func (r *LineReader) Next() (line []byte, tooLong bool, err error) {
 
 // readLine returns the next line, blank or not.
 func (r *LineReader) readLine() (line []byte, tooLong bool, err error) {
-	if cap(r.line) > keepLineCap {
-		r.line = nil
+	if !r.resume {
+		if cap(r.line) > keepLineCap {
+			r.line = nil
+		}
+		r.line, r.truncated = r.line[:0], false
 	}
-	r.line, r.truncated = r.line[:0], false
+	r.resume = false
 	for {
 		chunk, err := r.in.ReadSlice('\n')
 		if err == nil && len(r.line) == 0 {
@@ -75,6 +82,11 @@ func (r *LineReader) readLine() (line []byte, tooLong bool, err error) {
 		}
 		if err == nil {
 			return r.finish(r.appendCapped(chunk[:len(chunk)-1]))
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			r.appendCapped(chunk)
+			r.resume = true
+			return nil, false, err
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return r.atEnd(r.appendCapped(chunk), err)

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 )
 
-// readLoop reads the peer's lines until the stream ends, then fails the
-// calls still waiting.
+// readLoop is the background reader: it reads the peer's lines while it
+// holds the reading token (token.go), until the stream ends or it leaves
+// the token to callers reading their own answers.
 //
 // A request that comes alone on its line is served by the goroutine that
 // read it, and a new goroutine takes over the reading (leader/follower):
@@ -18,29 +20,69 @@ import (
 // the reader reads nothing while a bound bites (bounds.go).
 func (c *Conn) readLoop() {
 	for {
-		if !c.waitForRoom() {
-			close(c.done)
+		o, req, status := c.readNext(nil)
+		switch status {
+		case readEnded:
 			return
-		}
-		line, tooLong, err := c.lines.Next()
-		if err != nil {
-			c.endReading(err)
-			close(c.done)
-			return
-		}
-		if tooLong {
-			c.event(Event{Kind: EventTooLong, Text: excerpt(line)})
-			c.answerError(ID{}, ErrParse)
+		case readKicked:
+			c.deadliner.SetReadDeadline(time.Time{}) // a kick meant for a caller
 			continue
 		}
-		if o, req := c.dispatch(line); req != nil {
+		if req != nil {
 			c.serving.Add(1)
 			go c.readLoop()
 			c.serveRequest(o, req)
 			c.serving.Done()
 			return
 		}
+		if c.yieldToCallers() {
+			return
+		}
 	}
+}
+
+// readStatus is what reading one line came to.
+type readStatus int
+
+const (
+	readLine   readStatus = iota // a line was read and dispatched
+	readQuit                     // the reader's quit condition came first
+	readKicked                   // a kick interrupted the read: look again
+	readEnded                    // reading is over for good; done is closed
+)
+
+// readNext waits for room under the bounds, reads one line and dispatches
+// it. A request alone on its line is returned for the reader to serve.
+// quit, when set, ends the wait for room early (a caller's answer came).
+func (c *Conn) readNext(quit func() bool) (*owed, *Message, readStatus) {
+	if !c.waitForRoom(quit) {
+		if quit != nil && quit() {
+			return nil, nil, readQuit
+		}
+		c.stopReading()
+		return nil, nil, readEnded
+	}
+	line, tooLong, err := c.lines.Next()
+	switch {
+	case err != nil && isKick(err) && c.deadliner != nil:
+		return nil, nil, readKicked
+	case err != nil:
+		c.endReading(err)
+		c.stopReading()
+		return nil, nil, readEnded
+	case tooLong:
+		c.event(Event{Kind: EventTooLong, Text: excerpt(line)})
+		c.answerError(ID{}, ErrParse)
+		return nil, nil, readLine
+	}
+	o, req := c.dispatch(line)
+	return o, req, readLine
+}
+
+// stopReading records that nobody reads any more, and closes done.
+func (c *Conn) stopReading() {
+	c.state.update(func(s *connState) { s.token.held, s.token.ended = true, true })
+	c.doneOnce.Do(func() { close(c.done) })
 }
 
 // endReading fails pending calls: no answer can come any more. A clean end
@@ -84,6 +126,7 @@ func (c *Conn) takeSlot(m *Message, lineBytes int) *owed {
 		s.serving++
 		s.held += int64(lineBytes)
 		s.owe(o)
+		s.token.sawRequest = true
 	})
 	return o
 }

@@ -31,7 +31,8 @@ type connState struct {
 	held    int64            // bytes held for the peer, see bounds.go
 	bites   biteCounts
 
-	end ending
+	end   ending
+	token readerToken
 
 	// spare holds calls that are done, their answer channel empty, for
 	// reuse: a call then costs no allocation. A sync.Pool has its own
@@ -152,6 +153,7 @@ func (c *Conn) settle(id ID) (call *pendingCall, lateMethod string, late bool) {
 	c.state.update(func(s *connState) {
 		if call = s.pending[n]; call != nil {
 			s.forgetCall(call)
+			s.token.delivered++
 			return
 		}
 		lateMethod, late = s.late.forget(n)
@@ -183,15 +185,18 @@ func (c *Conn) abandon(call *pendingCall) (abandoned bool) {
 }
 
 // expire fails the calls whose deadline has passed, as a context deadline
-// would, and remembers their ids for late answers; s.mu is held.
-func (s *connState) expire(now time.Time) {
+// would, and remembers their ids for late answers; s.mu is held. It
+// reports whether any expired.
+func (s *connState) expire(now time.Time) (expired bool) {
 	for _, list := range s.timers.lists {
 		for call := list.head; call != nil && !call.deadline.After(now); call = list.head {
+			expired = true
 			s.forgetCall(call)
 			s.late.remember(call.id, call.method)
 			call.answer <- outcome{err: fmt.Errorf("jsonrpc: %s (id %d): %w", call.method, call.id, context.DeadlineExceeded)}
 		}
 	}
+	return expired
 }
 
 // endWith applies one step of the end of the connection: the first error

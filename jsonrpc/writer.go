@@ -21,6 +21,10 @@ type lineWriter struct {
 	timeout time.Duration // per line, where w can take a deadline
 	max     int           // the longest line, without its '\n'
 	buf     []byte
+	// deadline is the write deadline set on w, moved only when less than
+	// timeout is left, to timeout and a half from now: a deadline set at
+	// each line would modify a runtime timer twice a line.
+	deadline time.Time
 	// closed is the error later writes get once writing must stop. It is
 	// not under mu, so that closing never waits for a write blocked on a
 	// peer that does not read.
@@ -61,11 +65,17 @@ type deadliner interface {
 	SetWriteDeadline(t time.Time) error
 }
 
-// write writes one line, within the timeout where the writer allows it.
+// write writes one line, within the timeout where the writer allows it:
+// a line the peer has not taken within timeout, or at most half as long
+// again, fails; lw.mu is held.
 func (lw *lineWriter) write(line []byte) (int, error) {
 	if d, ok := lw.w.(deadliner); ok && lw.timeout > 0 {
-		if d.SetWriteDeadline(time.Now().Add(lw.timeout)) == nil {
-			defer d.SetWriteDeadline(time.Time{})
+		now := time.Now()
+		if lw.deadline.Sub(now) < lw.timeout {
+			lw.deadline = now.Add(lw.timeout + lw.timeout/2)
+			if d.SetWriteDeadline(lw.deadline) != nil {
+				lw.deadline = time.Time{}
+			}
 		}
 	}
 	return lw.w.Write(line)
