@@ -127,6 +127,8 @@ type timers struct {
 // runs only during its turns, so a Go timer fires at the first turn after
 // it is due, and no turn may come. Where the host keeps no timers (it
 // answers timer/set with -32601, as for a process), After uses Go timers.
+// In a module, After needs the host: before Run serves, or after it
+// returned, it fails with ErrNotConnected.
 func (p *Plugin) After(ctx context.Context, d time.Duration) (*Timer, error) {
 	return p.startTimer(ctx, d, nil)
 }

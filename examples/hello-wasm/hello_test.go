@@ -29,6 +29,22 @@ import (
 // module comes before it.
 const testTimeout = 30 * time.Second
 
+// cacheDir keeps the compiled module for every test of the package: the
+// same source builds the same plugin.wasm, and compiling it (with the race
+// detector, seconds) is most of a test.
+var cacheDir string
+
+func TestMain(m *testing.M) {
+	var err error
+	if cacheDir, err = os.MkdirTemp("", "hello-wasm-cache-"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(cacheDir)
+	os.Exit(code)
+}
+
 func TestManifest(t *testing.T) {
 	m, err := manifest.Load(".", manifest.LoadOptions{})
 	if err != nil {
@@ -154,7 +170,7 @@ func talk(t *testing.T, h *testHost) []string {
 func TestModule(t *testing.T) {
 	m := installed(t)
 	ctx := context.Background()
-	tr, err := wasm.New(ctx, wasm.Options{})
+	tr, err := wasm.New(ctx, wasm.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +270,7 @@ func BenchmarkEcho(b *testing.B) {
 	}
 	b.Run("module", func(b *testing.B) {
 		m := installed(b)
-		tr, err := wasm.New(ctx, wasm.Options{})
+		tr, err := wasm.New(ctx, wasm.Options{CacheDir: cacheDir})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -305,7 +321,7 @@ func installed(t testing.TB) *manifest.Manifest {
 func TestThroughTheHost(t *testing.T) {
 	m := installed(t)
 	ctx := context.Background()
-	tr, err := wasm.New(ctx, wasm.Options{})
+	tr, err := wasm.New(ctx, wasm.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
