@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 
 // streamBuffer is how many events wait for a slow page before its stream
@@ -151,7 +152,7 @@ func (s *Server) streamJournal(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data, _ := json.Marshal(tail)
+	data, _ := json.Marshal(safeLines(tail))
 	w.Write(sse("reset", string(data)))
 	f.Flush()
 	for {
@@ -160,7 +161,7 @@ func (s *Server) streamJournal(w http.ResponseWriter, r *http.Request) {
 			if !open {
 				return
 			}
-			data, _ := json.Marshal(line)
+			data, _ := json.Marshal(safetext.KeepTabs(line))
 			w.Write(sse("line", string(data)))
 			f.Flush()
 		case <-r.Context().Done():
@@ -231,4 +232,13 @@ func (j *journalFollower) send(line string) {
 		j.closed = true // too slow: the stream ends and the page reconnects
 		close(j.lines)
 	}
+}
+
+// safeLines escapes each journal line as the CLI's journal prints it.
+func safeLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = safetext.KeepTabs(l)
+	}
+	return out
 }

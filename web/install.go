@@ -3,13 +3,16 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -39,8 +42,9 @@ type window struct {
 }
 
 type capability struct {
-	Kind, KindLabel, Value, FieldID string
-	Checked, New                    bool
+	Kind, KindLabel, FieldID string
+	Value, Shown             string // as asked, and as shown
+	Checked, New             bool
 }
 
 // installWindow reads the folder and makes its window. Nothing runs.
@@ -57,7 +61,7 @@ func (s *Server) installWindow(dir string) window {
 		w.Error = err.Error()
 		return w
 	}
-	w.ID, w.Name, w.Version, w.Description = m.ID, m.Name.In(s.lang), m.Version, m.Description.In(s.lang)
+	w.ID, w.Name, w.Version, w.Description = m.ID, safetext.Line(m.Name.In(s.lang)), safetext.Line(m.Version), safetext.Line(m.Description.In(s.lang))
 	w.Runs, w.Command, w.Isolated = s.runs(m)
 	for _, h := range describedHarnesses(m) {
 		w.Harnesses = append(w.Harnesses, harnessCommand(h))
@@ -81,7 +85,7 @@ func (s *Server) installWindow(dir string) window {
 			w.OldRuns = strings.TrimSuffix(runs+": "+cmd, ": ")
 		}
 		for _, it := range permItems(s.lang, before.Permissions.Without(m.Permissions), manifest.Permissions{}) {
-			w.Gone = append(w.Gone, capability{Kind: it.Kind, KindLabel: it.KindLabel, Value: it.Value})
+			w.Gone = append(w.Gone, capability{Kind: it.Kind, KindLabel: it.KindLabel, Value: it.Value, Shown: it.Shown})
 		}
 	}
 	return w
@@ -98,7 +102,7 @@ func (s *Server) capabilities(m *manifest.Manifest, old registry.Entry, before *
 	}
 	var out []capability
 	for i, it := range permItems(s.lang, m.Permissions, granted) {
-		c := capability{Kind: it.Kind, KindLabel: it.KindLabel, Value: it.Value, Checked: it.Granted, FieldID: "cap-" + itoa(i)}
+		c := capability{Kind: it.Kind, KindLabel: it.KindLabel, Value: it.Value, Shown: it.Shown, Checked: it.Granted, FieldID: "cap-" + itoa(i)}
 		if before != nil {
 			c.New = !slices.Contains(kindList(before.Permissions, it.Kind), it.Value)
 		}
@@ -111,7 +115,7 @@ func (s *Server) capabilities(m *manifest.Manifest, old registry.Entry, before *
 func (s *Server) runs(m *manifest.Manifest) (text, command string, isolated bool) {
 	switch m.Run.Kind() {
 	case manifest.RunProcess:
-		return tr(s.lang, "runs.process"), strings.Join(m.Run.Command, " "), false
+		return tr(s.lang, "runs.process"), strings.Join(safetext.Lines(m.Run.Command), " "), false
 	case manifest.RunJS, manifest.RunWASM:
 		return tr(s.lang, "runs.isolated"), "", true
 	}
@@ -139,6 +143,12 @@ func (s *Server) postInstall(w http.ResponseWriter, r *http.Request) {
 	chosen := manifest.Permissions{Secrets: r.PostForm["secrets"], Network: r.PostForm["network"],
 		Files: r.PostForm["files"], Programs: r.PostForm["programs"]}
 	granted := m.Permissions.Intersect(chosen) // only what it asks, in its order
+	if s.opts.Precompile != nil {
+		if err := s.opts.Precompile(r.Context(), m); err != nil {
+			fail(w, http.StatusUnprocessableEntity, fmt.Sprintf("%s: not installed: %v", filepath.Join(m.Dir, manifest.FileName), err))
+			return
+		}
+	}
 	if err := s.install(context.WithoutCancel(r.Context()), m, granted); err != nil {
 		fail(w, http.StatusInternalServerError, err.Error())
 		return

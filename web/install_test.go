@@ -1,6 +1,11 @@
 package web
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,5 +57,50 @@ func TestInstallWindowHarness(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the window lacks %q", want)
 		}
+	}
+}
+
+// Control and bidirectional characters of a manifest are shown escaped,
+// as the CLI prints them: a name cannot reorder or hide the window.
+func TestInstallWindowEscapesManifestTexts(t *testing.T) {
+	v := startView(t, "")
+	m := strings.Replace(fixtureManifest("1.0.0"), `{"en": "View fixture", "fr": "Banc de la vue"}`, `"Evil\u202egnp.exe"`, 1)
+	m = strings.Replace(m, `"A plugin the Plugins view's tests install."`, `"line\u001b[2Jcleared"`, 1)
+	dir := pluginFolder(t, m)
+	_, body := get(t, v, "/install?dir="+dir, map[string]string{SecretHeader: v.srv.Secret()}, "")
+	for _, want := range []string{`Evil\u202egnp.exe`, `line\x1b[2Jcleared`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the window does not show %q escaped", want)
+		}
+	}
+	if strings.ContainsAny(body, "\u202e\x1b") {
+		t.Error("the window holds a raw control or bidirectional character")
+	}
+}
+
+// A module the host would refuse to compile is not installed: the answer
+// says why, as the CLI's install does.
+func TestInstallRefusesWhatDoesNotCompile(t *testing.T) {
+	var compiled []string
+	v := startView(t, "", func(o *Options) {
+		o.Precompile = func(_ context.Context, m *manifest.Manifest) error {
+			compiled = append(compiled, m.ID)
+			return errors.New(`import "env.f" is not WASI preview 1 nor the host's module`)
+		}
+	})
+	dir := pluginFolder(t, fixtureManifest("1.0.0"))
+	res := v.post("/install", url.Values{"dir": {dir}, "secrets": {"token"}}, map[string]string{SecretHeader: v.srv.Secret()})
+	defer res.Body.Close()
+	var a answer
+	json.NewDecoder(res.Body).Decode(&a)
+	want := filepath.Join(dir, manifest.FileName) + `: not installed: import "env.f" is not WASI preview 1 nor the host's module`
+	if res.StatusCode != http.StatusUnprocessableEntity || a.Error != want {
+		t.Errorf("answer %d %+v, want 422 %q", res.StatusCode, a, want)
+	}
+	if diff := cmp.Diff([]string{fixtureID}, compiled); diff != "" {
+		t.Errorf("compiled (-want +got):\n%s", diff)
+	}
+	if _, ok := v.registry().Get(fixtureID); ok {
+		t.Error("installed although it does not compile")
 	}
 }

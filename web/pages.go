@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -158,6 +159,7 @@ const journalLines = 500
 type journalLine struct{ Time, Tag, Text string }
 
 func parseLine(line string) journalLine {
+	line = safetext.KeepTabs(line) // a plugin's stderr must not reorder the page
 	t, rest, _ := strings.Cut(line, " ")
 	tag, text, _ := strings.Cut(rest, " ")
 	return journalLine{Time: t, Tag: tag, Text: text}
@@ -196,8 +198,9 @@ func absDir(dir string) (string, error) {
 
 // permItem is one capability a plugin asks, granted or taken back.
 type permItem struct {
-	Kind, KindLabel, Value string
-	Granted                bool
+	Kind, KindLabel string
+	Value, Shown    string // as asked, and as shown
+	Granted         bool
 }
 
 func permItems(lang string, asks, granted manifest.Permissions) []permItem {
@@ -205,7 +208,7 @@ func permItems(lang string, asks, granted manifest.Permissions) []permItem {
 	for _, k := range kinds(asks) {
 		have := kindList(granted, k.name)
 		for _, v := range k.list {
-			out = append(out, permItem{Kind: k.name, KindLabel: tr(lang, "cap."+k.name), Value: v, Granted: slices.Contains(have, v)})
+			out = append(out, permItem{Kind: k.name, KindLabel: tr(lang, "cap."+k.name), Value: v, Shown: safetext.Line(v), Granted: slices.Contains(have, v)})
 		}
 	}
 	return out

@@ -33,6 +33,10 @@ type Options struct {
 	Host host.Options
 	// Secret is the secret of this start; empty makes one (NewSecret).
 	Secret string
+	// Precompile checks and compiles a module plugin (run.js, run.wasm)
+	// when the user says yes, as the CLI's install does, so that a module
+	// the host would refuse is not installed; nil compiles nothing.
+	Precompile func(ctx context.Context, m *manifest.Manifest) error
 }
 
 // Server is the Plugins view: an http.Handler over one host and the

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -46,10 +47,10 @@ func (s *Server) settingFields(rw row) []settingField {
 	var out []settingField
 	for i, key := range keys {
 		st := declared[key]
-		f := settingField{Key: key, ID: "setting-" + itoa(i), Type: string(st.Type), Label: st.Label.In(s.lang),
-			Description: st.Description.In(s.lang)}
+		f := settingField{Key: key, ID: "setting-" + itoa(i), Type: string(st.Type), Label: safetext.Line(st.Label.In(s.lang)),
+			Description: safetext.Line(st.Description.In(s.lang))}
 		if f.Label == "" {
-			f.Label = key
+			f.Label = safetext.Line(key)
 		}
 		raw, chosen := user[key]
 		if !chosen {
@@ -57,7 +58,7 @@ func (s *Server) settingFields(rw row) []settingField {
 		}
 		f.Default = tr(s.lang, "settings.nodefault")
 		if len(st.Default) > 0 {
-			f.Default = tr(s.lang, "settings.default", shown(st.Default))
+			f.Default = tr(s.lang, "settings.default", safetext.Line(shown(st.Default)))
 		}
 		switch st.Type {
 		case manifest.SettingSecret:
@@ -68,7 +69,7 @@ func (s *Server) settingFields(rw row) []settingField {
 			f.Checked = string(compact(raw)) == "true"
 		case manifest.SettingEnum:
 			for _, e := range st.Enum {
-				f.Options = append(f.Options, option{Value: string(compact(e)), Label: shown(e), Selected: bytes.Equal(compact(e), compact(raw))})
+				f.Options = append(f.Options, option{Value: string(compact(e)), Label: safetext.Line(shown(e)), Selected: bytes.Equal(compact(e), compact(raw))})
 			}
 		default:
 			f.Value = shown(raw)

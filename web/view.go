@@ -7,6 +7,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -55,13 +56,15 @@ func (s *Server) rowOf(en registry.Entry) row {
 	}
 	m := p.Manifest()
 	r.Plugin, r.Manifest = p, m
-	r.Name, r.Version, r.Description = m.Name.In(s.lang), m.Version, m.Description.In(s.lang)
+	// Manifest texts are shown with control and bidirectional characters
+	// escaped, as the CLI prints them: a name must not reorder the page.
+	r.Name, r.Version, r.Description = safetext.Line(m.Name.In(s.lang)), safetext.Line(m.Version), safetext.Line(m.Description.In(s.lang))
 	r.Kind = s.kindOf(m)
 	r.Runs = m.Run.Kind() != manifest.RunNone && len(m.Activation) > 0
 	r.State = s.stateOf(en.ID, p.Status())
 	if r.State.State != string(host.StateDisabled) {
 		if why, absent := s.harnessAbsent(m); absent {
-			r.State.State, r.State.Label, r.State.Reason = "absent", harness.Absent, why
+			r.State.State, r.State.Label, r.State.Reason = "absent", harness.Absent, safetext.Line(why)
 		}
 	}
 	return r
@@ -133,5 +136,5 @@ func harnessCommand(h manifest.Harness) string {
 	if h.ACP != nil {
 		args = append(args, h.ACP.Args...)
 	}
-	return strings.Join(args, " ")
+	return safetext.Line(strings.Join(args, " "))
 }

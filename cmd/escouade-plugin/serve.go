@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/modules"
 	"github.com/escouade-dev/escouade-plugin/web"
 )
 
@@ -51,7 +53,16 @@ func cmdServe(e env, args []string) error {
 	if opts.Keychain, err = c.serveKeychain(); err != nil {
 		return err
 	}
-	view, err := web.New(web.Options{Host: opts})
+	// Module plugins run as under run, and are compiled at install as
+	// install compiles them.
+	if _, err := modules.Configure(context.Background(), &opts, c.moduleOptions()); err != nil {
+		return err
+	}
+	home := c.homeDir()
+	view, err := web.New(web.Options{Host: opts, Precompile: func(ctx context.Context, m *manifest.Manifest) error {
+		_, err := precompile(ctx, home, m, nil)
+		return err
+	}})
 	if err != nil {
 		return err
 	}

@@ -215,7 +215,7 @@ func TestServeStopsGracefullyOnSIGTERM(t *testing.T) {
 // written by another process, so it is read again as it grows.
 func waitJournal(t *testing.T, home, id, text string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(90 * time.Second) // generous: a loaded machine, a module to instantiate
 	for time.Now().Before(deadline) {
 		lines, _ := journal.ReadTail(home, id, 500)
 		for _, l := range lines {
@@ -237,5 +237,32 @@ func TestServeDamagedRegistry(t *testing.T) {
 	code, _, stderr := runCLI(t, "", "serve", "--home", home, "--keychain", "memory", "--addr", "127.0.0.1:0")
 	if code != exitFail || !strings.Contains(stderr, "is damaged") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// A module plugin installed through the page is compiled at install, as
+// install compiles it, and runs in the view as under run.
+func TestServeInstallsAndRunsAModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a WASM module")
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "..", "examples", "hello-wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	s := startServe(t, home)
+	s.post(t, "/install", url.Values{"dir": {dir}})
+	if entries, _ := os.ReadDir(filepath.Join(home, "wasm-cache")); len(entries) == 0 {
+		t.Error("nothing compiled into the cache at install")
+	}
+	reg := registryFile(t, home)
+	if len(reg) != 1 {
+		t.Fatalf("registry: %+v", reg)
+	}
+	s.post(t, "/plugins/"+reg[0].ID+"/restart", nil)
+	waitJournal(t, home, reg[0].ID, "initialize answered")
+	if code, out := s.stop(); code != exitOK {
+		t.Errorf("stop: %d %s", code, out)
 	}
 }
