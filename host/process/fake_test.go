@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -52,6 +53,11 @@ func runFake(mode string, args []string) int {
 		return 0
 	case "env":
 		return fakeEnvReport()
+	case "term-report":
+		return fakeTermReport()
+	}
+	if code, ok := runPlatformFake(mode, args); ok {
+		return code
 	}
 	fmt.Fprintf(os.Stderr, "unknown fake %q\n", mode)
 	return 2
@@ -108,8 +114,8 @@ func fakeTermExit(code int) int {
 }
 
 // fakeFork starts a holding child (in its process group unless attr says
-// otherwise), says its pid, and exits, leaving the child holding stdout and
-// stderr.
+// otherwise), says its pid on the side channel, and exits, leaving the
+// child holding stdout and stderr.
 func fakeFork(attr *syscall.SysProcAttr) int {
 	child, err := fakeChild("hold")
 	if err != nil {
@@ -121,12 +127,16 @@ func fakeFork(attr *syscall.SysProcAttr) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	fmt.Printf("child %d\n", child.Process.Pid)
+	fmt.Fprintf(side(), "child %d\n", child.Process.Pid)
 	return 0
 }
 
-// fakeChild prepares the fake program mode as a child sharing stdout and
-// stderr.
+// side is the side channel the test gave the fake on descriptor 3
+// (startWithSide); writes to it fail harmlessly when there is none.
+func side() *os.File { return os.NewFile(3, "side") }
+
+// fakeChild prepares the fake program mode as a child sharing stdout,
+// stderr and the side channel.
 func fakeChild(mode string, args ...string) (*exec.Cmd, error) {
 	self, err := os.Executable()
 	if err != nil {
@@ -135,7 +145,30 @@ func fakeChild(mode string, args ...string) (*exec.Cmd, error) {
 	child := exec.Command(self, args...)
 	child.Env = append(withoutFakeEnv(os.Environ()), fakeEnv+"="+mode)
 	child.Stdout, child.Stderr = os.Stdout, os.Stderr
+	child.ExtraFiles = []*os.File{side()}
 	return child, nil
+}
+
+// fakeTermReport says on the side channel when its stdin ends ("eof") and
+// each SIGTERM it gets ("term"), and exits for neither.
+func fakeTermReport() int {
+	term := make(chan os.Signal, 1)
+	signal.Notify(term, syscall.SIGTERM)
+	eof := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		close(eof)
+	}()
+	fmt.Fprintln(side(), "ready")
+	for {
+		select {
+		case <-term:
+			fmt.Fprintln(side(), "term")
+		case <-eof:
+			fmt.Fprintln(side(), "eof")
+			eof = nil
+		}
+	}
 }
 
 func withoutFakeEnv(env []string) []string {

@@ -2,8 +2,93 @@
 
 package process
 
-import "syscall"
+import (
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"strconv"
+	"syscall"
+)
 
 // escapeGroup moves a child into a session of its own, out of reach of
 // signals to its parent's group.
 func escapeGroup() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+
+// runPlatformFake plays the hostile fakes, which need process groups and
+// sessions.
+func runPlatformFake(mode string, args []string) (int, bool) {
+	switch mode {
+	case "spawn":
+		return fakeSpawn(args[0], args[1], args[2]), true
+	case "daemon-mid":
+		return fakeDaemonMid(args[0]), true
+	case "stray":
+		return fakeStray(intArg(args, 0)), true
+	}
+	return 0, false
+}
+
+// fakeSpawn starts a stray holding mib MiB that escapes the way how says:
+// "setsid" (a session of its own), "setpgid" (a group of its own),
+// "daemon" (a double fork: a child in a new session starts the stray and
+// exits, so the stray's parent is gone). Then it holds, ignoring stdin and
+// SIGTERM, or exits at once (then "exit"), as a crashing program would.
+func fakeSpawn(how, then, mib string) int {
+	mode, attr := "stray", &syscall.SysProcAttr{}
+	switch how {
+	case "setsid":
+		attr.Setsid = true
+	case "setpgid":
+		attr.Setpgid = true
+	case "daemon":
+		mode, attr.Setsid = "daemon-mid", true
+	}
+	child, err := fakeChild(mode, mib)
+	if err == nil {
+		child.SysProcAttr = attr
+		err = child.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	if how == "daemon" {
+		_ = child.Wait() // the middle child exits once the stray runs
+	}
+	if then == "exit" {
+		return 0
+	}
+	signal.Ignore(syscall.SIGTERM)
+	fmt.Fprintf(side(), "leader %d\n", os.Getpid())
+	blockForever()
+	return 0
+}
+
+// fakeDaemonMid is the middle of a double fork: it starts the stray and
+// exits.
+func fakeDaemonMid(mib string) int {
+	child, err := fakeChild("stray", mib)
+	if err == nil {
+		err = child.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// fakeStray holds mib MiB of touched memory, says its pid on the side
+// channel and runs until killed: it ignores SIGTERM.
+func fakeStray(mib int) int {
+	signal.Ignore(syscall.SIGTERM)
+	held := make([]byte, mib<<20)
+	for i := 0; i < len(held); i += os.Getpagesize() {
+		held[i] = 1
+	}
+	fmt.Fprintln(side(), "pid "+strconv.Itoa(os.Getpid()))
+	blockForever()
+	runtime.KeepAlive(held)
+	return 0
+}

@@ -18,7 +18,11 @@ type group struct{}
 
 func sysProcAttr() *syscall.SysProcAttr { return nil }
 
-func newGroup(leader *os.Process) (*group, error) {
+func prepareStart(env []string) ([]string, string) { return env, "" }
+
+func startOnKeptThread(start func() error) error { return start() }
+
+func newGroup(leader *os.Process, _ string, _ func() bool) (*group, error) {
 	_ = leader.Kill()
 	return nil, fmt.Errorf("process groups on %s: %w", runtime.GOOS, errors.ErrUnsupported)
 }
@@ -29,4 +33,4 @@ func (*group) release()   {}
 
 func (*group) exitOf(state *os.ProcessState) Exit { return Exit{Code: state.ExitCode()} }
 
-func (*group) memory(bool) (uint64, error) { return 0, errors.ErrUnsupported }
+func (*group) memory() (uint64, error) { return 0, errors.ErrUnsupported }

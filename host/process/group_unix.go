@@ -7,39 +7,142 @@ import (
 	"os"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // softStop is true where the group can be asked to terminate before it is
 // killed.
 const softStop = true
 
-// group is the process group the program leads.
+// killWait bounds the wait of each round of a kill for what it killed to be
+// gone (killRounds, per platform, bounds the rounds).
+const killWait = 2 * time.Second
+
+// group is everything the program started: the process group it leads,
+// and on Linux every process that left the group (setsid, setpgid, a
+// daemon's double fork), found by the tag it inherited or because it was
+// seen in the tree before.
 type group struct {
-	pgid int
+	pgid   int
+	leader int
+	since  uint64 // the leader's start time: no older process is the program's
+	token  string // the tag every process of the program inherits; "" where unused
+	exited func() bool
 
-	mu   sync.Mutex
-	gone bool // the group was seen empty: its id may be reused, never signal it again
+	mu      sync.Mutex
+	gone    bool // the group was seen empty: its id may be reused, never signal it again
+	done    bool // released: nothing of the program is left
+	known   map[procKey]bool
+	knownAt uint64 // seq of the snapshot known was last pruned with
 }
 
-// sysProcAttr makes the program lead a new process group, so that signals
-// to the group reach all it starts and none of the host's own.
-func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
+func newGroup(leader *os.Process, token string, exited func() bool) (*group, error) {
+	return &group{
+		pgid:   leader.Pid,
+		leader: leader.Pid,
+		since:  startTimeOf(leader.Pid),
+		token:  token,
+		exited: exited,
+		known:  make(map[procKey]bool),
+	}, nil
 }
 
-func newGroup(leader *os.Process) (*group, error) {
-	return &group{pgid: leader.Pid}, nil
+// family returns the processes of the program in s, and remembers them, so
+// that a process that leaves the tree later is still known as the
+// program's. Called with g.mu held.
+func (g *group) family(s *snapshot) []procInfo {
+	var roots []int
+	if !g.exited() {
+		if p, ok := s.lookup(g.leader); ok && (g.since == 0 || p.StartTime == g.since) {
+			roots = append(roots, g.leader)
+		}
+	}
+	for _, p := range s.procs {
+		if p.StartTime < g.since || p.PID == g.leader {
+			continue
+		}
+		if p.PGID == g.pgid || g.known[p.key()] || (g.token != "" && tokenOf(p) == g.token) {
+			roots = append(roots, p.PID)
+		}
+	}
+	fam := s.descendants(roots)
+	if s.seq >= g.knownAt { // an older snapshot lacks what was born since: it must not prune
+		g.known = make(map[procKey]bool, len(fam))
+		g.knownAt = s.seq
+	}
+	for _, p := range fam {
+		if p.PID != g.leader {
+			g.known[p.key()] = true
+		}
+	}
+	return fam
 }
 
-// terminate sends SIGTERM to every process of the group.
-func (g *group) terminate() { g.signal(syscall.SIGTERM) }
+// memory sums the resident bytes of the program and of all it started, and
+// reaps those of them that ended as orphans of the host.
+func (g *group) memory() (uint64, error) { return g.memoryWithin(snapshotAge) }
 
-// kill sends SIGKILL to every process of the group.
-func (g *group) kill() { g.signal(syscall.SIGKILL) }
-
-func (g *group) signal(sig syscall.Signal) {
+// memoryWithin is memory from a snapshot at most maxAge old (0: fresh).
+func (g *group) memoryWithin(maxAge time.Duration) (uint64, error) {
+	s, err := snapshots.get(maxAge)
+	if err != nil {
+		return 0, err
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.done {
+		return 0, nil
+	}
+	fam := g.family(s)
+	reap(fam, g.leader)
+	return sumRSS(fam), nil
+}
+
+// terminate sends SIGTERM to every process of the program.
+func (g *group) terminate() { g.signalAll(syscall.SIGTERM) }
+
+func (g *group) signalAll(sig syscall.Signal) {
+	s, err := snapshots.get(0)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.signalGroup(sig)
+	if err == nil {
+		closeAll(signalProcs(g.family(s), sig))
+	}
+}
+
+// kill kills every process of the program, again while it keeps starting
+// new ones, waits until they are gone and reaps those the host adopted.
+func (g *group) kill() {
+	for range killRounds {
+		s, err := snapshots.get(0)
+		g.mu.Lock()
+		g.signalGroup(syscall.SIGKILL)
+		var killed []waiter
+		if err == nil {
+			killed = signalProcs(g.family(s), syscall.SIGKILL)
+		}
+		g.mu.Unlock()
+		if len(killed) == 0 {
+			break
+		}
+		awaitExit(killed, killWait)
+	}
+	g.reapFamily()
+}
+
+// reapFamily reaps what is left of the program as zombies of the host.
+func (g *group) reapFamily() {
+	s, err := snapshots.get(0)
+	if err != nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	reap(g.family(s), g.leader)
+}
+
+func (g *group) signalGroup(sig syscall.Signal) {
 	if g.gone {
 		return
 	}
@@ -48,8 +151,13 @@ func (g *group) signal(sig syscall.Signal) {
 	}
 }
 
-// release frees what the group holds: nothing on Unix.
-func (g *group) release() {}
+// release forgets the program once it was killed: Memory is then 0.
+func (g *group) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.done = true
+	g.known = nil
+}
 
 // exitOf reads how the leader ended.
 func (g *group) exitOf(state *os.ProcessState) Exit {
@@ -57,18 +165,4 @@ func (g *group) exitOf(state *os.ProcessState) Exit {
 		return Exit{Code: signalledCode, Signal: status.Signal().String()}
 	}
 	return Exit{Code: state.ExitCode()}
-}
-
-// memory sums the resident bytes of the leader (while it runs), of every
-// member of its group and of all their descendants.
-func (g *group) memory(leaderAlive bool) (uint64, error) {
-	procs, err := listProcesses()
-	if err != nil {
-		return 0, err
-	}
-	var roots []int
-	if leaderAlive {
-		roots = append(roots, g.pgid)
-	}
-	return treeRSS(procs, roots, g.pgid), nil
 }

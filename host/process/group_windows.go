@@ -39,7 +39,7 @@ func sysProcAttr() *syscall.SysProcAttr {
 // last handle closes, so they die with the host even when it crashes.
 // os/exec cannot start a process suspended: a child the leader starts
 // before the assignment below stays outside the job.
-func newGroup(leader *os.Process) (*group, error) {
+func newGroup(leader *os.Process, _ string, _ func() bool) (*group, error) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return nil, fmt.Errorf("create job object: %w", err)
@@ -78,6 +78,11 @@ func assignToJob(job windows.Handle, pid int) error {
 	}
 	return nil
 }
+
+// prepareStart adds nothing: the job holds every process of the program.
+func prepareStart(env []string) ([]string, string) { return env, "" }
+
+func startOnKeptThread(start func() error) error { return start() }
 
 // terminate does nothing: there is no gentler stop than kill for a job.
 func (g *group) terminate() {}

@@ -60,10 +60,32 @@ func stdoutLines(t *testing.T, p *Process) *bufio.Scanner {
 	if !ok {
 		t.Fatalf("Stdout is a %T, want *os.File", p.Stdout())
 	}
-	if err := out.SetReadDeadline(time.Now().Add(testDeadline)); err != nil {
+	return linesOf(t, out)
+}
+
+func linesOf(t *testing.T, f *os.File) *bufio.Scanner {
+	t.Helper()
+	if err := f.SetReadDeadline(time.Now().Add(testDeadline)); err != nil {
 		t.Fatal(err)
 	}
-	return bufio.NewScanner(out)
+	return bufio.NewScanner(f)
+}
+
+// startWithSide starts spec with a side channel on descriptor 3, where the
+// fakes and their children report their pids and what they saw: stdout is
+// the program's wire, which its children share, so a report there could
+// come before or after the program's own lines.
+func startWithSide(t *testing.T, spec Spec) (*Process, *bufio.Scanner) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	spec.extraFiles = []*os.File{w}
+	p := start(t, spec)
+	_ = w.Close() // the program and its children hold it now
+	return p, linesOf(t, r)
 }
 
 // nextLine returns the next stdout line.

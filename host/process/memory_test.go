@@ -18,13 +18,13 @@ func TestParseStat(t *testing.T) {
 		wantErr bool
 	}{
 		{"plain", "42 (plugin) S 7 42 42 0 -1 4194304 100 0 0 0" + tail + "250 18446744073709551615 1 1 0",
-			procInfo{PID: 42, PPID: 7, PGID: 42, State: 'S', RSS: 250 * testPageSize}, false},
+			procInfo{PID: 42, PPID: 7, PGID: 42, StartTime: 100, State: 'S', RSS: 250 * testPageSize}, false},
 		{"name with spaces and parentheses", "43 (a) (b c)) R 42 42 1 0 -1 0 0 0 0 0" + tail + "3\n",
-			procInfo{PID: 43, PPID: 42, PGID: 42, State: 'R', RSS: 3 * testPageSize}, false},
+			procInfo{PID: 43, PPID: 42, PGID: 42, StartTime: 100, State: 'R', RSS: 3 * testPageSize}, false},
 		{"zombie", "44 (z) Z 1 42 1 0 -1 0 0 0 0 0" + tail + "0",
-			procInfo{PID: 44, PPID: 1, PGID: 42, State: 'Z'}, false},
+			procInfo{PID: 44, PPID: 1, PGID: 42, StartTime: 100, State: 'Z'}, false},
 		{"negative rss counts nothing", "45 (n) S 1 1 1 0 -1 0 0 0 0 0" + tail + "-5",
-			procInfo{PID: 45, PPID: 1, PGID: 1, State: 'S'}, false},
+			procInfo{PID: 45, PPID: 1, PGID: 1, StartTime: 100, State: 'S'}, false},
 		{"empty", "", procInfo{}, true},
 		{"no name", "42 S 7 42", procInfo{}, true},
 		{"no pid", "(plugin) S 7 42 42 0 -1 0 0 0 0 0" + tail + "1", procInfo{}, true},
@@ -32,6 +32,7 @@ func TestParseStat(t *testing.T) {
 		{"too few fields", "42 (plugin) S 7 42 42", procInfo{}, true},
 		{"state of two letters", "42 (plugin) SS 7 42 42 0 -1 0 0 0 0 0" + tail + "1", procInfo{}, true},
 		{"ppid not a number", "42 (plugin) S x 42 42 0 -1 0 0 0 0 0" + tail + "1", procInfo{}, true},
+		{"start time not a number", "42 (plugin) S 7 42 42 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 soon 1000 1", procInfo{}, true},
 		{"rss not a number", "42 (plugin) S 7 42 42 0 -1 0 0 0 0 0" + tail + "lots", procInfo{}, true},
 		{"parentheses reversed", "42 )plugin( S 7 42 42 0 -1 0 0 0 0 0" + tail + "1", procInfo{}, true},
 	}
@@ -118,7 +119,7 @@ func FuzzParsePS(f *testing.F) {
 	})
 }
 
-func TestTreeRSS(t *testing.T) {
+func TestDescendants(t *testing.T) {
 	procs := []procInfo{
 		{PID: 1, PPID: 0, PGID: 1, RSS: 1},
 		{PID: 100, PPID: 1, PGID: 100, RSS: 10},      // the program
@@ -134,19 +135,18 @@ func TestTreeRSS(t *testing.T) {
 		name  string
 		procs []procInfo
 		roots []int
-		pgid  int
 		want  uint64
 	}{
-		{"the whole tree and the group", procs, []int{100}, 100, 1111110},
-		{"the group once the program exited", procs[2:], nil, 100, 1001100},
-		{"a root that is gone", procs[:1], []int{100}, 100, 0},
-		{"nothing", nil, []int{100}, 100, 0},
-		{"an unrelated root", procs, []int{200}, 0, 220000000},
-		{"a loop of parents", []procInfo{{PID: 7, PPID: 8, RSS: 1}, {PID: 8, PPID: 7, RSS: 2}}, []int{7}, 0, 3},
+		{"the whole tree", procs, []int{100}, 111110},
+		{"two roots, one under the other", procs, []int{100, 103, 105}, 1111110},
+		{"a root that is gone", procs[:1], []int{100}, 0},
+		{"nothing", nil, []int{100}, 0},
+		{"an unrelated root", procs, []int{200}, 220000000},
+		{"a loop of parents", []procInfo{{PID: 7, PPID: 8, RSS: 1}, {PID: 8, PPID: 7, RSS: 2}}, []int{7}, 3},
 	}
 	for _, tt := range tests {
-		if got := treeRSS(tt.procs, tt.roots, tt.pgid); got != tt.want {
-			t.Errorf("%s: treeRSS = %d, want %d", tt.name, got, tt.want)
+		if got := sumRSS(newSnapshot(1, tt.procs).descendants(tt.roots)); got != tt.want {
+			t.Errorf("%s: resident bytes = %d, want %d", tt.name, got, tt.want)
 		}
 	}
 }

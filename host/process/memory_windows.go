@@ -36,7 +36,7 @@ type processMemoryCounters struct {
 
 // memory sums the working sets of the processes of the job, which holds
 // the whole tree the program started.
-func (g *group) memory(bool) (uint64, error) {
+func (g *group) memory() (uint64, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.job == 0 {

@@ -20,6 +20,8 @@ type Process struct {
 	stderr *os.File // read end; closed by the stderr reader or by Stop
 	kept   *lastLines
 	drain  time.Duration
+	timer  func(time.Duration) (<-chan time.Time, func() bool) // nil: time.NewTimer
+	token  string                                              // the value of TokenEnv it was given; "" for none
 
 	exited     chan struct{} // closed once the leader is reaped and exit is set
 	stderrDone chan struct{} // closed when the stderr reader returned
@@ -41,44 +43,46 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, err
 	}
+	env, token := prepareStart(spec.Env)
 	cmd := &exec.Cmd{
 		Path:        path,
 		Args:        spec.Command,
 		Dir:         spec.Dir,
-		Env:         spec.Env,
+		Env:         env,
 		Stdin:       pipes.childStdin,
 		Stdout:      pipes.childStdout,
 		Stderr:      pipes.childStderr,
+		ExtraFiles:  spec.extraFiles,
 		SysProcAttr: sysProcAttr(),
 	}
-	err = cmd.Start()
+	err = startOnKeptThread(cmd.Start)
 	pipes.closeChildEnds()
 	if err != nil {
 		pipes.closeHostEnds()
 		return nil, fmt.Errorf("start program %q: %w", spec.Command[0], err)
 	}
-	g, err := newGroup(cmd.Process)
-	if err != nil {
+	p := newProcess(cmd, pipes, spec)
+	p.token = token
+	if p.group, err = newGroup(cmd.Process, token, p.leaderExited); err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		pipes.closeHostEnds()
 		return nil, fmt.Errorf("start program %q: %w", spec.Command[0], err)
 	}
-	p := newProcess(cmd, g, pipes, spec)
 	go p.readStderr(spec.Stderr)
 	go p.wait()
 	return p, nil
 }
 
-func newProcess(cmd *exec.Cmd, g *group, pipes *pipes, spec Spec) *Process {
+func newProcess(cmd *exec.Cmd, pipes *pipes, spec Spec) *Process {
 	return &Process{
 		cmd:        cmd,
-		group:      g,
 		stdin:      pipes.hostStdin,
 		stdout:     pipes.hostStdout,
 		stderr:     pipes.hostStderr,
 		kept:       newLastLines(spec.stderrKeep()),
 		drain:      spec.stderrDrain(),
+		timer:      spec.timer,
 		exited:     make(chan struct{}),
 		stderrDone: make(chan struct{}),
 		done:       make(chan struct{}),
@@ -115,9 +119,11 @@ func (p *Process) Exit() Exit {
 func (p *Process) LastStderr() []string { return p.kept.snapshot() }
 
 // Memory returns the resident bytes of the program and of every process it
-// started, directly or not. Once the program has exited it counts what is
-// left of its group.
-func (p *Process) Memory() (uint64, error) { return p.group.memory(!p.leaderExited()) }
+// started, directly or not, those that left its group included (Linux).
+// Once the program has exited it counts what it left behind; after Stop, 0.
+// On Unix the process table is read once for all the Processes that ask
+// within half a second (snapshotAge), so it may be that old.
+func (p *Process) Memory() (uint64, error) { return p.group.memory() }
 
 func (p *Process) leaderExited() bool {
 	select {

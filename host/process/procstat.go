@@ -14,6 +14,7 @@ const (
 	statState = 0
 	statPPID  = 1
 	statPGID  = 2
+	statStart = 19 // start time, in clock ticks since boot
 	statRSS   = 21 // resident pages
 )
 
@@ -35,16 +36,17 @@ func parseStat(line []byte, pageSize uint64) (procInfo, error) {
 	if len(fields) <= statRSS || len(fields[statState]) != 1 {
 		return procInfo{}, errBadStat
 	}
-	nums, err := statNumbers(fields, statPPID, statPGID, statRSS)
+	nums, err := statNumbers(fields, statPPID, statPGID, statStart, statRSS)
 	if err != nil {
 		return procInfo{}, err
 	}
 	return procInfo{
-		PID:   pid,
-		PPID:  int(nums[0]),
-		PGID:  int(nums[1]),
-		State: fields[statState][0],
-		RSS:   uint64(max(nums[2], 0)) * pageSize,
+		PID:       pid,
+		PPID:      int(nums[0]),
+		PGID:      int(nums[1]),
+		StartTime: uint64(max(nums[2], 0)),
+		State:     fields[statState][0],
+		RSS:       uint64(max(nums[3], 0)) * pageSize,
 	}, nil
 }
 

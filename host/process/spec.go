@@ -1,6 +1,9 @@
 package process
 
-import "time"
+import (
+	"os"
+	"time"
+)
 
 // Defaults used where a Spec field is left at its zero value.
 const (
@@ -12,6 +15,12 @@ const (
 	// open forever; the crash entry must not wait for it.
 	DefaultStderrDrain = 200 * time.Millisecond
 )
+
+// TokenEnv is the variable Start adds to a program's environment on Linux:
+// a random token of its own that every process it starts inherits, so a
+// process that left its group and its tree (setsid, setpgid, a daemon's
+// double fork) is still known as the program's.
+const TokenEnv = "ESCOUADE_INSTANCE_TOKEN"
 
 // StderrChunkBytes is the longest line handed to Spec.Stderr: a longer line
 // arrives cut into chunks of at most this size, so a program that writes
@@ -41,6 +50,13 @@ type Spec struct {
 	// StderrDrain bounds the wait for stderr after the program exited;
 	// zero or less means DefaultStderrDrain.
 	StderrDrain time.Duration
+
+	// extraFiles are more descriptors for the program (3 onwards): the
+	// tests' side channel.
+	extraFiles []*os.File
+	// timer makes the graces of Stop; nil means time.NewTimer. The tests
+	// inject theirs to see the order of the steps.
+	timer func(time.Duration) (<-chan time.Time, func() bool)
 }
 
 func (s Spec) stderrKeep() int {

@@ -87,7 +87,7 @@ func TestStartRunsInPluginFolderWithItsEnvironment(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := start(t, Spec{Dir: tt.dir, Command: tt.command, Env: env})
 			got := readReport(t, p)
-			want := envReport{Args: []string{"one", "two words"}, Cwd: realPath(t, plugin), Env: sorted(env)}
+			want := envReport{Args: []string{"one", "two words"}, Cwd: realPath(t, plugin), Env: sorted(withToken(env, p))}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("what the program saw (-want +got):\n%s", diff)
 			}
@@ -109,6 +109,14 @@ func TestStartLooksUpPath(t *testing.T) {
 	if diff := cmp.Diff([]string{"x"}, got.Args); diff != "" {
 		t.Errorf("args (-want +got):\n%s", diff)
 	}
+}
+
+// withToken is env with the token Start adds where it tags programs.
+func withToken(env []string, p *Process) []string {
+	if p.token == "" {
+		return env
+	}
+	return append(env[:len(env):len(env)], TokenEnv+"="+p.token)
 }
 
 // envReport is what the env fake prints.

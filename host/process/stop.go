@@ -3,18 +3,28 @@ package process
 import (
 	"context"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 )
 
 // Stop stops the program and everything it started, and frees what the
 // Process holds (but Stdout). It closes stdin, waits grace for the program
-// to exit, asks the whole group to terminate (SIGTERM; not on Windows),
-// waits grace again, then kills the group. A cancelled ctx cuts the graces
-// short and goes straight to the kill. Stop returns once the program is
-// gone; it always kills what is left of the group, even when the program
-// had exited by itself. Calling it again, or after Done, is safe.
+// to exit, asks everything it started to terminate (SIGTERM; not on
+// Windows), waits grace again, then kills it all. When ctx is marked by
+// transport.Asked (the program was sent shutdown and had its delay), the
+// first grace is skipped: SIGTERM goes with the closing of stdin. A
+// cancelled ctx cuts the graces short and goes straight to the kill. Stop
+// returns once the program and all it started are gone (on Linux, once
+// those the host adopted are reaped); it always kills what is left, even
+// when the program had exited by itself. Calling it again, or after Done,
+// is safe.
 func (p *Process) Stop(ctx context.Context, grace time.Duration) {
 	p.closeStdin()
-	if !p.waitExit(ctx, grace) && softStop {
+	exited := false
+	if !transport.WasAsked(ctx) {
+		exited = p.waitExit(ctx, grace)
+	}
+	if !exited && softStop && ctx.Err() == nil {
 		p.group.terminate()
 		p.waitExit(ctx, grace)
 	}
@@ -24,21 +34,33 @@ func (p *Process) Stop(ctx context.Context, grace time.Duration) {
 	p.group.release()
 }
 
-// KillGroup kills the process group now, the program's children included.
-// It is safe after the program exited and idempotent.
+// KillGroup kills the program now with everything it started, those that
+// left its group included (Linux), and returns once they are gone. It is
+// safe after the program exited and idempotent.
 func (p *Process) KillGroup() { p.group.kill() }
 
 // waitExit reports whether the leader exited within d.
 func (p *Process) waitExit(ctx context.Context, d time.Duration) bool {
-	timer := time.NewTimer(d)
-	defer timer.Stop()
+	if ctx.Err() != nil {
+		return p.leaderExited()
+	}
+	fired, stop := p.newTimer(d)
+	defer stop()
 	select {
 	case <-p.exited:
 		return true
-	case <-timer.C:
+	case <-fired:
 	case <-ctx.Done():
 	}
 	return false
+}
+
+func (p *Process) newTimer(d time.Duration) (<-chan time.Time, func() bool) {
+	if p.timer != nil {
+		return p.timer(d)
+	}
+	t := time.NewTimer(d)
+	return t.C, t.Stop
 }
 
 // finishStderr ends the stderr reader: the group is dead, so stderr ends

@@ -7,11 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sort"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -106,9 +109,9 @@ func TestStopTwiceAtOnce(t *testing.T) {
 // the child's pid once the program has exited.
 func startOrphaner(t *testing.T, mode string) (*Process, int) {
 	t.Helper()
-	p := start(t, fakeSpec(t, mode))
+	p, side := startWithSide(t, fakeSpec(t, mode))
 	var child int
-	if _, err := fmt.Sscanf(nextLine(t, stdoutLines(t, p)), "child %d", &child); err != nil {
+	if _, err := fmt.Sscanf(nextLine(t, side), "child %d", &child); err != nil {
 		t.Fatal(err)
 	}
 	// The child holds stderr open: Done must not wait for it past the drain.
@@ -138,25 +141,18 @@ func TestStopAfterExitKillsOrphanedChild(t *testing.T) {
 	}
 }
 
-func TestStopClosesStderrHeldByAnEscapedChild(t *testing.T) {
-	p, child := startOrphaner(t, "escape")
-	t.Cleanup(func() {
-		_ = syscall.Kill(child, syscall.SIGKILL)
-		waitGone(t, child)
-	})
-	stop(t, p, context.Background(), ignoredGrace)
-	if !isClosed(p.stderrDone) {
-		t.Error("Stop returned before the stderr reader ended")
-	}
-	if processGone(child) {
-		t.Errorf("child %d that left the group was killed with it", child)
-	}
-}
-
-// waitGone polls until pid is gone, a zombie counting as gone: its parent
-// died, and who reaps it is not ours to wait for.
+// waitGone returns once pid is gone, a zombie counting as gone where the
+// host is not its subreaper (then who reaps it is not ours to wait for).
+// On Linux, KillGroup and Stop return once what they killed is gone and
+// reaped, so it must be gone at once.
 func waitGone(t *testing.T, pid int) {
 	t.Helper()
+	if runtime.GOOS == "linux" {
+		if !processGone(pid) || isZombie(pid) {
+			t.Fatalf("process %d still there after its program was killed", pid)
+		}
+		return
+	}
 	poll := time.NewTicker(5 * time.Millisecond)
 	defer poll.Stop()
 	deadline := time.After(testDeadline)
@@ -176,6 +172,7 @@ func processGone(pid int) bool {
 	return isZombie(pid)
 }
 
+// isZombie reports whether pid is listed as a zombie.
 func isZombie(pid int) bool {
 	procs, err := listProcesses()
 	if err != nil {
@@ -186,5 +183,60 @@ func isZombie(pid int) bool {
 			return p.State == 'Z'
 		}
 	}
-	return true
+	return false
+}
+
+// TestStopAfterShutdownSkipsTheStdinGrace follows the steps of Stop on a
+// program that ignores the end of its stdin and SIGTERM, with a clock that
+// fires a grace only once the test has seen what must come before it.
+// Asked (shutdown was sent and its delay ran): stdin closed and SIGTERM at
+// once, one grace, SIGKILL. Otherwise: stdin closed, a grace, SIGTERM, a
+// grace, SIGKILL.
+func TestStopAfterShutdownSkipsTheStdinGrace(t *testing.T) {
+	const grace = time.Hour // only the clock ends it
+	tests := []struct {
+		name  string
+		ctx   context.Context
+		steps [][]string // what the program reports before each grace fires
+	}{
+		{"asked", transport.Asked(context.Background()), [][]string{{"eof", "term"}}},
+		{"not asked", context.Background(), [][]string{{"eof"}, {"term"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			clock := newFakeClock()
+			spec := fakeSpec(t, "term-report")
+			spec.timer = clock.newTimer
+			p, side := startWithSide(t, spec)
+			if got := nextLine(t, side); got != "ready" {
+				t.Fatalf("program said %q, want ready", got)
+			}
+			stopped := make(chan struct{})
+			go func() {
+				defer close(stopped)
+				p.Stop(tt.ctx, grace)
+			}()
+			for i, want := range tt.steps {
+				var got []string
+				for range want {
+					got = append(got, nextLine(t, side))
+				}
+				sort.Strings(got)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("before grace %d (-want +got):\n%s", i+1, diff)
+				}
+				tm := clock.next(t)
+				if tm.d != grace {
+					t.Errorf("grace %d is %v, want %v", i+1, tm.d, grace)
+				}
+				tm.fire <- time.Now()
+			}
+			waitClosed(t, stopped, "Stop")
+			clock.none(t)
+			if diff := cmp.Diff(Exit{Code: -1, Signal: "killed"}, p.Exit()); diff != "" {
+				t.Errorf("Exit (-want +got):\n%s", diff)
+			}
+		})
+	}
 }

@@ -1,0 +1,240 @@
+package process
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// sysProcAttr makes the program lead a new process group, so that signals
+// to the group reach all it starts and none of the host's own, and kills
+// it when the host dies (Pdeathsig; see startOnKeptThread).
+func sysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+var subreaper sync.Once
+
+// prepareStart makes the host the subreaper of its descendants, once per
+// process: a process whose parent ends is then adopted by the host rather
+// than by init, so what a program leaves behind stays in reach. It returns
+// the environment with a new token and the token.
+func prepareStart(env []string) ([]string, string) {
+	subreaper.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	token := hex.EncodeToString(b[:])
+	if env == nil {
+		env = os.Environ()
+	}
+	return append(env[:len(env):len(env)], TokenEnv+"="+token), token
+}
+
+// starter is a goroutine locked to its thread for good. Linux sends a
+// program its Pdeathsig when the thread that started it exits, not the
+// process, and Go ends a thread when a goroutine locked to it returns: a
+// program started on a caller's locked thread could be killed long before
+// the host dies. Programs are started from this thread, which never ends.
+var starter struct {
+	once sync.Once
+	jobs chan func()
+}
+
+func startOnKeptThread(start func() error) error {
+	starter.once.Do(func() {
+		starter.jobs = make(chan func())
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread lives as long as the host
+			for job := range starter.jobs {
+				job()
+			}
+		}()
+	})
+	errc := make(chan error, 1)
+	starter.jobs <- func() { errc <- start() }
+	return <-errc
+}
+
+// startTimeOf reads the start time of pid; 0 when it cannot be read.
+func startTimeOf(pid int) uint64 {
+	stat, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	p, err := parseStat(stat, 1)
+	if err != nil {
+		return 0
+	}
+	return p.StartTime
+}
+
+// tokens caches the token of each process seen, read once from its
+// /proc/<pid>/environ (the environment it started with); "" for none or
+// one that cannot be read (another user's).
+var tokens = struct {
+	sync.Mutex
+	of map[procKey]string
+}{of: make(map[procKey]string)}
+
+func tokenOf(p procInfo) string {
+	if p.zombie() {
+		return "" // its environment is gone with its memory
+	}
+	tokens.Lock()
+	defer tokens.Unlock()
+	if t, ok := tokens.of[p.key()]; ok {
+		return t
+	}
+	t := readToken(p.PID)
+	tokens.of[p.key()] = t
+	return t
+}
+
+var tokenPrefix = []byte(TokenEnv + "=")
+
+func readToken(pid int) string {
+	env, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "environ"))
+	if err != nil {
+		return ""
+	}
+	for kv := range bytes.SplitSeq(env, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, tokenPrefix); ok {
+			return string(v)
+		}
+	}
+	return ""
+}
+
+// adopted holds the processes the host adopted as their parent ended:
+// seen with another parent, then with the host. Nothing else in the host
+// waits for them, so their zombies are the host's to reap. Guarded by the
+// snapshot cache's lock.
+var adopted = make(map[procKey]bool)
+
+// adopt runs on each new snapshot: it reaps what the host adopted and that
+// ended, and forgets the tokens and adoptions of processes that are gone.
+func adopt(prev, cur *snapshot) {
+	self := os.Getpid()
+	if prev != nil {
+		for _, p := range cur.procs {
+			if old, ok := prev.lookup(p.PID); ok && old.StartTime == p.StartTime && old.PPID != self && p.PPID == self {
+				adopted[p.key()] = true
+			}
+		}
+	}
+	alive := make(map[procKey]bool, len(cur.procs))
+	for _, p := range cur.procs {
+		alive[p.key()] = true
+		if adopted[p.key()] && p.zombie() && p.PPID == self {
+			_, _ = unix.Wait4(p.PID, nil, unix.WNOHANG, nil)
+		}
+	}
+	for k := range adopted {
+		if !alive[k] {
+			delete(adopted, k)
+		}
+	}
+	tokens.Lock()
+	for k := range tokens.of {
+		if !alive[k] {
+			delete(tokens.of, k)
+		}
+	}
+	tokens.Unlock()
+}
+
+// reap waits for the zombies of procs that are children of the host, but
+// leader, whose status os/exec collects. It waits on those pids alone:
+// waiting for any child would take the statuses other code waits for.
+func reap(procs []procInfo, leader int) {
+	self := os.Getpid()
+	for _, p := range procs {
+		if p.zombie() && p.PPID == self && p.PID != leader {
+			_, _ = unix.Wait4(p.PID, nil, unix.WNOHANG, nil)
+		}
+	}
+}
+
+// killRounds bounds how often a kill scans and kills again a program that
+// keeps starting processes while it is killed.
+const killRounds = 8
+
+// waiter is a pidfd of a process that was signalled: it becomes readable
+// once the process has ended.
+type waiter int
+
+// signalProcs sends sig to each process of procs that still runs, through
+// a pidfd checked against the process's start time, so a pid reused since
+// the snapshot is never signalled. It returns the pidfds of those signalled.
+func signalProcs(procs []procInfo, sig syscall.Signal) []waiter {
+	var out []waiter
+	for _, p := range procs {
+		if p.zombie() {
+			continue
+		}
+		fd, err := unix.PidfdOpen(p.PID, 0)
+		if err != nil {
+			if errors.Is(err, unix.ENOSYS) && startTimeOf(p.PID) == p.StartTime { // before Linux 5.3
+				_ = syscall.Kill(p.PID, sig)
+			}
+			continue
+		}
+		if startTimeOf(p.PID) != p.StartTime || unix.PidfdSendSignal(fd, sig, nil, 0) != nil {
+			_ = unix.Close(fd)
+			continue
+		}
+		out = append(out, waiter(fd))
+	}
+	return out
+}
+
+// awaitExit waits until every process of ws has ended, or d has passed,
+// and closes the pidfds.
+func awaitExit(ws []waiter, d time.Duration) {
+	defer closeAll(ws)
+	deadline := time.Now().Add(d)
+	fds := make([]unix.PollFd, len(ws))
+	for i, w := range ws {
+		fds[i] = unix.PollFd{Fd: int32(w), Events: unix.POLLIN}
+	}
+	for len(fds) > 0 {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return
+		}
+		n, err := unix.Poll(fds, int(left.Milliseconds())+1)
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			return
+		}
+		if n > 0 {
+			fds = stillRunning(fds)
+		}
+	}
+}
+
+func stillRunning(fds []unix.PollFd) []unix.PollFd {
+	out := fds[:0]
+	for _, fd := range fds {
+		if fd.Revents == 0 {
+			fd.Revents = 0
+			out = append(out, fd)
+		}
+	}
+	return out
+}
+
+func closeAll(ws []waiter) {
+	for _, w := range ws {
+		_ = unix.Close(int(w))
+	}
+}

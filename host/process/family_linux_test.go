@@ -1,0 +1,194 @@
+package process
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// strayMiB is what each stray of the hostile fakes holds.
+const strayMiB = 24
+
+// TestNothingOutlivesItsProgram runs programs that start a stray which
+// escapes their group (setsid, setpgid, a daemon's double fork) and
+// ignores SIGTERM, and ends them the three ways the host does: Stop, a
+// crash (the program exits by itself, then the host calls Stop without
+// graces), and the memory stop (the stray counted by Memory, then Stop).
+// After each, no process of theirs is left, not even a zombie.
+func TestNothingOutlivesItsProgram(t *testing.T) {
+	for _, how := range []string{"setsid", "setpgid", "daemon"} {
+		for _, end := range []string{"stop", "crash", "memory"} {
+			t.Run(how+"/"+end, func(t *testing.T) {
+				t.Parallel()
+				then := "hold"
+				if end == "crash" {
+					then = "exit"
+				}
+				p, side := startWithSide(t, fakeSpec(t, "spawn", how, then, strconv.Itoa(strayMiB)))
+				stray := readStray(t, side, then == "hold")
+				switch end {
+				case "stop":
+					stop(t, p, context.Background(), ignoredGrace)
+				case "crash":
+					waitClosed(t, p.Done(), "the program's exit")
+					if !alive(stray) {
+						t.Fatalf("stray %v is gone before the program was stopped", stray)
+					}
+					expectStrayCounted(t, p) // adopted by the host: in no tree of the program's
+					stop(t, p, stoppedNow(), ignoredGrace)
+				case "memory":
+					expectStrayCounted(t, p)
+					stop(t, p, context.Background(), ignoredGrace)
+				}
+				if alive(stray) || listed(stray) {
+					t.Errorf("stray %v is still there after Stop", stray)
+				}
+				if left := tagged(t, p.token); len(left) > 0 {
+					t.Errorf("processes with the program's token after Stop: %v", left)
+				}
+			})
+		}
+	}
+}
+
+// readStray reads the stray's pid from the side channel (and the leader's
+// report when it holds), and names the stray for good by its start time.
+func readStray(t *testing.T, side interface {
+	Scan() bool
+	Text() string
+}, leaderReports bool) procKey {
+	t.Helper()
+	var stray procKey
+	for want := 1 + btoi(leaderReports); want > 0; want-- {
+		if !side.Scan() {
+			t.Fatal("the side channel ended before the stray said its pid")
+		}
+		if pid, ok := strings.CutPrefix(side.Text(), "pid "); ok {
+			n, err := strconv.Atoi(pid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stray = procKey{n, startTimeOf(n)}
+		}
+	}
+	if stray.pid == 0 {
+		t.Fatal("the stray did not say its pid")
+	}
+	return stray
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// expectStrayCounted checks that Memory counts the stray, which is in no
+// group of the program's (and, for a daemon or once the program exited, in
+// no tree of its either).
+func expectStrayCounted(t *testing.T, p *Process) {
+	t.Helper()
+	total, err := p.group.memoryWithin(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var leader uint64
+	if info, ok := statOf(p.PID()); ok && !p.leaderExited() {
+		leader = info.RSS * uint64(os.Getpagesize())
+	}
+	if total < leader || total-leader < strayMiB<<20 {
+		t.Errorf("Memory = %d MiB with the program alone at %d MiB; want the stray's %d MiB too",
+			total>>20, leader>>20, strayMiB)
+	}
+}
+
+// alive reports whether the process k still runs (a zombie does not).
+func alive(k procKey) bool {
+	info, ok := statOf(k.pid)
+	return ok && info.StartTime == k.start && !info.zombie()
+}
+
+// listed reports whether the process k is still in the process table, a
+// zombie included.
+func listed(k procKey) bool {
+	info, ok := statOf(k.pid)
+	return ok && info.StartTime == k.start
+}
+
+func statOf(pid int) (procInfo, bool) {
+	stat, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return procInfo{}, false
+	}
+	info, err := parseStat(stat, 1)
+	return info, err == nil
+}
+
+// tagged lists the running processes whose environment holds token.
+func tagged(t *testing.T, token string) []int {
+	t.Helper()
+	if token == "" {
+		t.Fatal("the program was given no token")
+	}
+	procs, err := listProcesses()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, p := range procs {
+		if !p.zombie() && readToken(p.PID) == token {
+			out = append(out, p.PID)
+		}
+	}
+	return out
+}
+
+func stoppedNow() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}
+
+func TestStopKillsAnEscapedChildHoldingStderr(t *testing.T) {
+	p, child := startOrphaner(t, "escape")
+	key := procKey{child, startTimeOf(child)}
+	stop(t, p, context.Background(), ignoredGrace)
+	if !isClosed(p.stderrDone) {
+		t.Error("Stop returned before the stderr reader ended")
+	}
+	if listed(key) {
+		t.Errorf("child %d that left the group outlived Stop", child)
+	}
+}
+
+func TestStartSetsTheToken(t *testing.T) {
+	p := start(t, fakeSpec(t, "env"))
+	got := readReport(t, p)
+	want := TokenEnv + "=" + p.token
+	if len(p.token) != 32 || !contains(got.Env, want) {
+		t.Errorf("environment %q, want %q with a token of 32 hex digits", got.Env, want)
+	}
+	q := start(t, fakeSpec(t, "env"))
+	if q.token == p.token {
+		t.Errorf("two programs share the token %q", p.token)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func ExampleTokenEnv() {
+	fmt.Println(TokenEnv)
+	// Output: ESCOUADE_INSTANCE_TOKEN
+}
