@@ -83,14 +83,24 @@ var jsRuns = []jsRun{{
 	raw:     startWASM,
 }}
 
+// wasmTransport is the module transport with the JS engine. Its turn limit
+// is generous: a turn takes milliseconds, but a loaded machine running the
+// race detector may hold a first one (the engine's start) past 2 s.
+func wasmTransport(t *testing.T) *wasm.Transport {
+	t.Helper()
+	tr, err := wasm.New(context.Background(), wasm.Options{CacheDir: wasmCache(t), JS: jsrt.New(),
+		TurnLimit: 30 * time.Second, DecisionTurnLimit: 30 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
 // wasmOptions gives the host the module transport with the JS engine, and
 // the timer and network services of module programs.
 func wasmOptions(t *testing.T, o *host.Options, localShared []string) {
 	t.Helper()
-	tr, err := wasm.New(context.Background(), wasm.Options{CacheDir: wasmCache(t), JS: jsrt.New()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := wasmTransport(t)
 	o.Transports = map[manifest.RunKind]transport.Transport{manifest.RunJS: tr}
 	o.ModuleServices = []host.ServiceMaker{
 		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
@@ -390,10 +400,7 @@ func checkExactIDs(t *testing.T, run jsRun, m *manifest.Manifest, method string)
 // transport alone, without the host's supervisor.
 func startWASM(t *testing.T, m *manifest.Manifest) (io.Writer, <-chan string) {
 	t.Helper()
-	tr, err := wasm.New(context.Background(), wasm.Options{CacheDir: wasmCache(t), JS: jsrt.New()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tr := wasmTransport(t)
 	stderr := &syncBuffer{}
 	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Stderr: func(line string) { fmt.Fprintln(stderr, line) }})
 	if err != nil {
