@@ -325,6 +325,11 @@ func TestThroughTheHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// As install does: the first start then finds the module compiled,
+	// and the call's delay does not cover a compile.
+	if err := tr.Precompile(ctx, m, func(string) {}); err != nil {
+		t.Fatal(err)
+	}
 	kc := keychain.NewMemory()
 	if err := kc.Set(keychain.Service, keychain.PluginName(m.ID, tokenKey), "hunter2"); err != nil {
 		t.Fatal(err)
