@@ -25,6 +25,8 @@ func goFile(doc *document, header string) ([]byte, error) {
 		g.decl(next.name, next.schema)
 	}
 	g.methods(doc.Methods)
+	g.constants("Code", "Error codes of protocol 1 (JSON-RPC's and Escouade's, PROTOCOL §5).", doc.Codes)
+	g.constants("Env", "The environment variables a process plugin gets (PROTOCOL §2).", doc.Env)
 	out, err := format.Source(g.buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("generated Go does not parse: %w", err)
@@ -198,6 +200,20 @@ func (g *goGen) methods(ms []method) {
 		}
 		g.comment("\t", constName+" names "+methodDoc(m, goTypeName))
 		g.printf("\t%s = %q\n", constName, value)
+	}
+	g.printf(")\n")
+}
+
+// constants writes a block of named values under one doc comment.
+func (g *goGen) constants(prefix, doc string, cs []constant) {
+	if len(cs) == 0 {
+		return
+	}
+	g.printf("\n")
+	g.comment("", doc)
+	g.printf("const (\n")
+	for _, c := range cs {
+		g.printf("\t%s%s = %s\n", prefix, c.Name, c.Value)
 	}
 	g.printf(")\n")
 }

@@ -13,6 +13,15 @@ type document struct {
 	Title   string
 	Defs    []named // $defs
 	Methods []method
+	Codes   []constant // x-codes: the error codes by name
+	Env     []constant // x-environment: the program's environment, by name
+}
+
+// constant is a named value of the schema: an error code or the name of
+// an environment variable.
+type constant struct {
+	Name  string
+	Value json.RawMessage
 }
 
 type named struct {
@@ -126,6 +135,8 @@ func parseDocument(data []byte) (*document, error) {
 		Title   string          `json:"title"`
 		Defs    json.RawMessage `json:"$defs"`
 		Methods json.RawMessage `json:"x-methods"`
+		Codes   json.RawMessage `json:"x-codes"`
+		Env     json.RawMessage `json:"x-environment"`
 	}
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, err
@@ -145,7 +156,29 @@ func parseDocument(data []byte) (*document, error) {
 		doc.Methods = append(doc.Methods, m)
 		return nil
 	})
-	return doc, err
+	if err != nil {
+		return nil, err
+	}
+	if doc.Codes, err = constants(top.Codes); err != nil {
+		return nil, fmt.Errorf("x-codes: %w", err)
+	}
+	if doc.Env, err = constants(top.Env); err != nil {
+		return nil, fmt.Errorf("x-environment: %w", err)
+	}
+	return doc, nil
+}
+
+// constants reads an object of named values, in order.
+func constants(data json.RawMessage) ([]constant, error) {
+	if len(data) == 0 {
+		return nil, nil
+	}
+	var out []constant
+	err := eachMember(data, func(name string, raw json.RawMessage) error {
+		out = append(out, constant{Name: name, Value: raw})
+		return nil
+	})
+	return out, err
 }
 
 // eachMember calls fn with each member of a JSON object, in order.

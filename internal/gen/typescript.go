@@ -21,7 +21,24 @@ func tsFile(doc *document, header string) []byte {
 		t.printf("export type %s = %s;\n\n", d.Name, t.typeOf(d.Schema, ""))
 	}
 	t.methods(doc.Methods)
+	t.constants("Codes", "The error codes of protocol 1 by name (JSON-RPC's and Escouade's).", doc.Codes)
+	t.constants("Environment", "The environment variables a process plugin gets, by name.", doc.Env)
 	return t.buf.Bytes()
+}
+
+// constants writes named values as an interface of literal types (a .d.ts
+// holds no values).
+func (t *tsGen) constants(name, doc string, cs []constant) {
+	if len(cs) == 0 {
+		return
+	}
+	t.printf("\n")
+	t.comment("", doc)
+	t.printf("export interface %s {\n", name)
+	for _, c := range cs {
+		t.printf("  %s: %s;\n", c.Name, c.Value)
+	}
+	t.printf("}\n")
 }
 
 type tsGen struct{ buf bytes.Buffer }

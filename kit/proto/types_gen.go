@@ -445,3 +445,25 @@ const (
 	// group; each output capped at 1 MiB, 60 s at most.
 	MethodProcRun = "proc/run"
 )
+
+// Error codes of protocol 1 (JSON-RPC's and Escouade's, PROTOCOL §5).
+const (
+	CodeParseError     = -32700
+	CodeInvalidRequest = -32600
+	CodeMethodNotFound = -32601
+	CodeInvalidParams  = -32602
+	CodeInternalError  = -32603
+	CodeNotYours       = -32001
+	CodeKeychain       = -32002
+	CodeForbidden      = -32003
+	CodeFailed         = -32004
+	CodeMissing        = -32005
+)
+
+// The environment variables a process plugin gets (PROTOCOL §2).
+const (
+	EnvPluginID  = "ESCOUADE_PLUGIN_ID"
+	EnvPluginAPI = "ESCOUADE_PLUGIN_API"
+	EnvVersion   = "ESCOUADE_VERSION"
+	EnvLang      = "ESCOUADE_LANG"
+)

@@ -590,3 +590,25 @@ export interface Methods {
 
 /** The name of a method, or of a pattern, of protocol 1. */
 export type MethodName = keyof Methods;
+
+/** The error codes of protocol 1 by name (JSON-RPC's and Escouade's). */
+export interface Codes {
+  ParseError: -32700;
+  InvalidRequest: -32600;
+  MethodNotFound: -32601;
+  InvalidParams: -32602;
+  InternalError: -32603;
+  NotYours: -32001;
+  Keychain: -32002;
+  Forbidden: -32003;
+  Failed: -32004;
+  Missing: -32005;
+}
+
+/** The environment variables a process plugin gets, by name. */
+export interface Environment {
+  PluginID: "ESCOUADE_PLUGIN_ID";
+  PluginAPI: "ESCOUADE_PLUGIN_API";
+  Version: "ESCOUADE_VERSION";
+  Lang: "ESCOUADE_LANG";
+}
