@@ -315,6 +315,8 @@ func (h *testHost) serve(method string, params json.RawMessage) (any, error) {
 		return "s3cret", nil
 	case proto.MethodSettingsGet:
 		return map[string]any{"greeting": "Bonjour"}, nil
+	case proto.MethodFilesRead:
+		return "alpha\nbeta\n", nil
 	}
 	if h.timers == nil {
 		return nil, &reactortest.RPCError{Code: -32601, Message: "Method not found"}
@@ -395,6 +397,7 @@ var conversation = []string{
 	request(2, "t/echo", `{"a":[1,2,3],"b":"é"}`),
 	request(3, "t/secret", `{}`),
 	request(4, "t/settings", `{}`),
+	request(15, "t/file", `{}`),
 	`{"jsonrpc":"2.0","method":"event/note","params":{"n":"hi"}}`,
 	request(5, "t/sleep", `{"ms":20}`),
 	request(6, "t/sleeps", `{"ms":[20,0,10]}`),
@@ -436,8 +439,10 @@ func TestBothBuildsAnswerAlike(t *testing.T) {
 	if diff := cmp.Diff(fromProcess, fromModule); diff != "" {
 		t.Errorf("answers (-process +module):\n%s", diff)
 	}
-	if !slices.Contains(fromModule, result(9, `{"hops":500}`)) {
-		t.Errorf("answers %q lack t/ring's", fromModule)
+	for _, want := range []string{result(9, `{"hops":500}`), result(15, `{"bytes":11}`), result(4, `{"greeting":"Bonjour"}`)} {
+		if !slices.Contains(fromModule, want) {
+			t.Errorf("answers %q lack %s", fromModule, want)
+		}
 	}
 	if diff := cmp.Diff(process.Notes, module.Notes); diff != "" {
 		t.Errorf("notifications (-process +module):\n%s", diff)

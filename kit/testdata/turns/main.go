@@ -31,6 +31,10 @@ func register(p *kit.Plugin) {
 		value, found, err := p.Secret(ctx, "token")
 		return map[string]any{"found": found, "length": len(value)}, err
 	})
+	p.Handle("t/file", func(ctx context.Context, _ json.RawMessage) (any, error) {
+		text, err := p.ReadFile(ctx, "data/words.txt")
+		return map[string]int{"bytes": len(text)}, err
+	})
 	p.Handle("t/settings", func(ctx context.Context, _ json.RawMessage) (any, error) {
 		return p.Settings(ctx, "")
 	})
