@@ -84,6 +84,7 @@ type Conn struct {
 	opts   Options
 	limits limits
 	lines  *LineReader
+	layout layout    // where the messages of the line read are
 	closer io.Closer // the reader, when closing it stops reading
 	out    lineWriter
 	state  connState

@@ -36,41 +36,60 @@ type Item struct {
 // The messages do not alias line: the caller may reuse it. A blank line
 // gives no item.
 func DecodeLine(line []byte) Line {
+	return decodeLine(line, new(layout))
+}
+
+// keepLayout is the largest layout a connection keeps from line to line.
+const keepLayout = 4096
+
+// reset empties the layout for the next line, keeping its memory unless
+// a huge batch made it large.
+func (lay *layout) reset() {
+	if cap(lay.members) > keepLayout || cap(lay.elems) > keepLayout {
+		*lay = layout{}
+	}
+	lay.elems, lay.members = lay.elems[:0], lay.members[:0]
+}
+
+// decodeLine is DecodeLine with the layout's memory given, so that a
+// connection reuses it from line to line.
+func decodeLine(line []byte, lay *layout) Line {
 	line = trimSpace(line) // a trailing '\r' is JSON whitespace too
 	if len(line) == 0 {
 		return Line{}
 	}
-	if !validJSON(line) {
+	data := bytes.Clone(line)
+	lay.reset()
+	if !validLayout(data, lay) {
 		return Line{Items: []Item{{Err: ErrParse}}}
 	}
-	data := bytes.Clone(line)
 	if data[0] != '[' {
-		return decodeSingle(data)
+		return decodeSingle(data, lay)
 	}
-	return decodeBatch(arrayElements(data))
+	return decodeBatch(data, lay)
 }
 
 // decodeSingle decodes a line holding one value. The item and its message
 // share one allocation: most lines are single messages.
-func decodeSingle(value []byte) Line {
+func decodeSingle(data []byte, lay *layout) Line {
 	one := new(struct {
 		items [1]Item
 		msg   Message
 	})
-	one.items[0] = decodeItem(value, &one.msg)
+	one.items[0] = decodeItem(data, lay.elems[0], lay.members, &one.msg)
 	return Line{Items: one.items[:]}
 }
 
 // decodeBatch decodes the members of a batch; the messages share one
 // allocation.
-func decodeBatch(values [][]byte) Line {
-	if len(values) == 0 {
+func decodeBatch(data []byte, lay *layout) Line {
+	if len(lay.elems) == 0 {
 		return Line{Items: []Item{{Err: ErrInvalidRequest}}}
 	}
-	items := make([]Item, len(values))
-	msgs := make([]Message, len(values))
-	for i, value := range values {
-		items[i] = decodeItem(value, &msgs[i])
+	items := make([]Item, len(lay.elems))
+	msgs := make([]Message, len(lay.elems))
+	for i, e := range lay.elems {
+		items[i] = decodeItem(data, e, lay.members, &msgs[i])
 	}
 	return Line{Batch: true, Items: items}
 }
@@ -81,17 +100,13 @@ type fields struct {
 	jsonrpc, id, method, params, result, error []byte
 }
 
-// read keeps the known members of an object; it reports false when one of
-// them appears twice.
-func (f *fields) read(object []byte) bool {
+// read keeps the known members of an object, given by their spans in
+// data; it reports false when one of them appears twice.
+func (f *fields) read(data []byte, spans []memberSpan) bool {
 	unique := true
-	for s := newMembers(object); ; {
-		name, value, ok := s.next()
-		if !ok {
-			return unique
-		}
+	for _, sp := range spans {
 		var slot *[]byte
-		switch string(name) {
+		switch string(memberName(data[sp.nameStart:sp.nameEnd])) {
 		case "jsonrpc":
 			slot = &f.jsonrpc
 		case "id":
@@ -107,18 +122,19 @@ func (f *fields) read(object []byte) bool {
 		default:
 			continue
 		}
-		unique = keep(slot, value) && unique
+		unique = keep(slot, data[sp.valueStart:sp.valueEnd:sp.valueEnd]) && unique
 	}
+	return unique
 }
 
-// decodeItem decodes one valid JSON value as a message, filled into m when
-// it is one.
-func decodeItem(value []byte, m *Message) Item {
-	if value[0] != '{' {
+// decodeItem decodes one message-level value of data as a message, filled
+// into m when it is one.
+func decodeItem(data []byte, e element, members []memberSpan, m *Message) Item {
+	if e.from < 0 {
 		return invalid(ID{})
 	}
 	var f fields
-	unique := f.read(value)
+	unique := f.read(data, members[e.from:e.to])
 	id, idOK := readID(f.id)
 	if !unique || !idOK || !isVersion2(f.jsonrpc) {
 		return invalid(id)
@@ -143,7 +159,7 @@ func readID(raw []byte) (id ID, ok bool) {
 	if !isIDToken(raw) {
 		return ID{}, false
 	}
-	return ID{raw: string(raw)}, true
+	return ID{raw: frozen(raw)}, true
 }
 
 // isVersion2 reports whether the jsonrpc member is the string "2.0".

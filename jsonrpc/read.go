@@ -99,7 +99,8 @@ func (c *Conn) endReading(err error) {
 // dispatch decodes one line and routes what it holds. A request alone on
 // its line is returned for the reader to serve itself, its slot taken.
 func (c *Conn) dispatch(line []byte) (o *owed, request *Message) {
-	decoded := DecodeLine(line)
+	decoded := decodeLine(line, &c.layout) // the token holder alone reads
+
 	if hasInvalid(decoded.Items) {
 		c.event(Event{Kind: EventBadLine, Text: excerpt(line)})
 	}

@@ -3,6 +3,7 @@ package jsonrpc
 import (
 	"bytes"
 	"encoding/json"
+	"unsafe"
 )
 
 // The scanner below walks JSON that json.Valid has already accepted, so it
@@ -31,18 +32,23 @@ func trimSpace(data []byte) []byte {
 	return data[start:end]
 }
 
-// stringEnd returns the index just past the string starting at data[i].
+// stringEnd returns the index just past the string starting at data[i]:
+// the first quote not escaped by an odd run of backslashes.
 func stringEnd(data []byte, i int) int {
-	for i++; i < len(data); i++ {
-		if i = skipPlain(data, i); i >= len(data) {
+	for j := i + 1; j < len(data); {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
 			break
 		}
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
+		quote := j + k
+		backslashes := 0
+		for p := quote - 1; p > i && data[p] == '\\'; p-- {
+			backslashes++
 		}
+		if backslashes%2 == 0 {
+			return quote + 1
+		}
+		j = quote + 1
 	}
 	return len(data)
 }
@@ -143,14 +149,26 @@ func memberName(quoted []byte) []byte {
 }
 
 // unquote returns the text of a JSON string value; ok is false when the
-// value is not a string.
+// value is not a string. A string without escapes is not copied: value
+// must never change afterwards, as the decoder's private copy of a line
+// never does.
 func unquote(value []byte) (text string, ok bool) {
 	if len(value) < 2 || value[0] != '"' {
 		return "", false
 	}
 	if bytes.IndexByte(value, '\\') < 0 {
-		return string(value[1 : len(value)-1]), true
+		return frozen(value[1 : len(value)-1]), true
 	}
 	err := json.Unmarshal(value, &text)
 	return text, err == nil
+}
+
+// frozen returns the bytes as a string without copying them. The decoder
+// uses it on its private copy of a line, which nothing writes after it is
+// made: ids and method names then cost no allocation of their own.
+func frozen(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }

@@ -17,10 +17,57 @@ func validJSON(data []byte) bool {
 	return ok && skipSpace(data, end) == len(data)
 }
 
+// layout is where the messages of a line are, found while validating it,
+// so that decoding does not scan the line a second time.
+type layout struct {
+	// elems are the elements of a top-level array, or the one top-level
+	// value; an element that is an object has its members in
+	// members[from:to], any other has from = to = -1.
+	elems   []element
+	members []memberSpan
+}
+
+// element is one message-level value of a line.
+type element struct{ start, end, from, to int }
+
+// memberSpan is one member of a message-level object: its quoted name
+// and its raw value, as indexes in the line.
+type memberSpan struct{ nameStart, nameEnd, valueStart, valueEnd int }
+
+// validLayout is validJSON that also fills lay with where the messages
+// and their members are, for data holding no space at either end.
+func validLayout(data []byte, lay *layout) bool {
+	v := validator{data: data, lay: lay, msgDepth: 1}
+	if len(data) > 0 && data[0] == '[' {
+		v.msgDepth = 2
+	}
+	end, ok := v.value(0, 0)
+	if !ok || end != len(data) {
+		return false
+	}
+	if v.msgDepth == 1 {
+		lay.elems = append(lay.elems, v.element(0, end))
+	}
+	return true
+}
+
 // validator checks one JSON text by recursive descent. Each method takes
 // the index where its part starts and returns the index just past it.
+// With a layout it records the message-level values and their members.
 type validator struct {
-	data []byte
+	data     []byte
+	lay      *layout
+	msgDepth int // the depth of message objects: 1 alone, 2 in a batch
+	// from and to are the members of the last message object closed.
+	from, to int
+}
+
+// element is the layout entry of the value data[start:end].
+func (v *validator) element(start, end int) element {
+	if v.data[start] == '{' {
+		return element{start, end, v.from, v.to}
+	}
+	return element{start, end, -1, -1}
 }
 
 // at returns the byte at i, or 0 past the end (0 is never valid there).
@@ -55,26 +102,41 @@ func (v *validator) object(i, depth int) (int, bool) {
 	if depth > maxDepth {
 		return i, false
 	}
+	record := v.lay != nil && depth == v.msgDepth
+	from := 0
+	if record {
+		from = len(v.lay.members)
+	}
 	i = skipSpace(v.data, i+1)
 	if v.at(i) == '}' {
+		v.from, v.to = from, from
 		return i + 1, true
 	}
 	for {
 		if v.at(i) != '"' {
 			return i, false
 		}
+		nameStart := i
 		var ok bool
 		i, ok = v.string(i)
+		nameEnd := i
 		if i = skipSpace(v.data, i); !ok || v.at(i) != ':' {
 			return i, false
 		}
-		if i, ok = v.value(skipSpace(v.data, i+1), depth); !ok {
+		valueStart := skipSpace(v.data, i+1)
+		if i, ok = v.value(valueStart, depth); !ok {
 			return i, false
+		}
+		if record {
+			v.lay.members = append(v.lay.members, memberSpan{nameStart, nameEnd, valueStart, i})
 		}
 		switch i = skipSpace(v.data, i); v.at(i) {
 		case ',':
 			i = skipSpace(v.data, i+1)
 		case '}':
+			if record {
+				v.from, v.to = from, len(v.lay.members)
+			}
 			return i + 1, true
 		default:
 			return i, false
@@ -90,10 +152,15 @@ func (v *validator) array(i, depth int) (int, bool) {
 	if v.at(i) == ']' {
 		return i + 1, true
 	}
+	record := v.lay != nil && depth == 1 && v.msgDepth == 2
 	for {
+		start := i
 		var ok bool
 		if i, ok = v.value(i, depth); !ok {
 			return i, false
+		}
+		if record {
+			v.lay.elems = append(v.lay.elems, v.element(start, i))
 		}
 		switch i = skipSpace(v.data, i); v.at(i) {
 		case ',':
@@ -107,9 +174,12 @@ func (v *validator) array(i, depth int) (int, bool) {
 }
 
 func (v *validator) string(i int) (int, bool) {
+	start := i
 	for i++; i < len(v.data); {
-		if i = skipPlain(v.data, i); i >= len(v.data) {
-			break
+		if i-start > longString { // most strings are short: words, not text
+			if i = skipPlain(v.data, i); i >= len(v.data) {
+				break
+			}
 		}
 		switch c := v.data[i]; {
 		case c == '"':
@@ -203,6 +273,9 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isHex(c byte) bool {
 	return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
+
+// longString is where a string scan starts going eight bytes at a time.
+const longString = 24
 
 // Eight copies of a byte, for the word-at-a-time tests of skipPlain.
 const (
