@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -47,12 +47,12 @@ func (i *instance) shutdown(ctx context.Context) {
 // stopped reading its stdin blocks the write, and the stop that follows
 // must not wait for it (closing stdin ends that write).
 func (i *instance) askShutdown(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, i.p.h.delay("shutdown"))
+	ctx, cancel := context.WithTimeout(ctx, i.p.h.delay(proto.MethodShutdown))
 	defer cancel()
 	answered := make(chan struct{})
 	go func() {
 		defer close(answered)
-		i.conn.Call(ctx, "shutdown", nil)
+		i.conn.Call(ctx, proto.MethodShutdown, nil)
 	}()
 	select {
 	case <-answered:
@@ -157,21 +157,5 @@ func (p *Plugin) change(ctx context.Context, reason string, apply func() error) 
 
 // pluginEnv is the app's environment plus the four ESCOUADE_ variables.
 func (h *Host) pluginEnv(id string) []string {
-	own := map[string]string{
-		"ESCOUADE_PLUGIN_ID":  id,
-		"ESCOUADE_PLUGIN_API": "1",
-		"ESCOUADE_VERSION":    h.opts.AppVersion,
-		"ESCOUADE_LANG":       h.opts.Lang,
-	}
-	env := make([]string, 0, len(h.opts.Env)+len(own))
-	for _, kv := range h.opts.Env {
-		name, _, _ := strings.Cut(kv, "=")
-		if _, mine := own[name]; !mine {
-			env = append(env, kv)
-		}
-	}
-	for k, v := range own {
-		env = append(env, k+"="+v)
-	}
-	return env
+	return PluginEnv(h.opts.Env, id, h.opts.AppVersion, h.opts.Lang)
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 )
@@ -135,14 +136,6 @@ func (h *Host) delay(method string) time.Duration {
 }
 
 // initializeParams is the first message to a program (PROTOCOL §4).
-func (h *Host) initializeParams(m *manifest.Manifest) map[string]any {
-	return map[string]any{
-		"protocolVersion": protocol.Version,
-		"escouade":        map[string]any{"version": h.opts.AppVersion},
-		"plugin":          map[string]any{"id": m.ID, "version": m.Version},
-		"lang":            h.opts.Lang,
-		"capabilities": map[string]bool{
-			"batch": true, "secrets": true, "settings": true, "log": true, "attach": true,
-		},
-	}
+func (h *Host) initializeParams(m *manifest.Manifest) proto.InitializeParams {
+	return InitializeParams(m, h.opts.AppVersion, h.opts.Lang)
 }

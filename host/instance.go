@@ -13,6 +13,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 )
@@ -45,6 +46,22 @@ type instance struct {
 // holdsDecision reports whether a decision an agent waits for is pending
 // on the instance.
 func (i *instance) holdsDecision() bool { return i.decisions.Load() > 0 }
+
+// holdDecision counts a call of method as a decision the instance holds,
+// when it is one (permissions/…), until its answer is taken or its delay d
+// has run, whichever comes first; the returned func releases it early.
+func (i *instance) holdDecision(method string, d time.Duration) (release func()) {
+	if !strings.HasPrefix(method, proto.MethodPrefixPermissions) {
+		return func() {}
+	}
+	i.decisions.Add(1)
+	once := sync.OnceFunc(func() { i.decisions.Add(-1) })
+	t := time.AfterFunc(d, once)
+	return func() {
+		t.Stop()
+		once()
+	}
+}
 
 // startLocked launches a new instance. Called with p.mu held.
 func (p *Plugin) startLocked(s State) {
@@ -148,7 +165,7 @@ func (i *instance) waitEnd() {
 // attaches and the queue.
 func (i *instance) handshake() {
 	p := i.p
-	method := "initialize"
+	method := proto.MethodInitialize
 	d := p.h.delay(method)
 	ctx, cancel := context.WithTimeout(i.ctx, d)
 	defer cancel()
@@ -215,7 +232,7 @@ func (i *instance) replayAttaches() {
 	waiting := p.queue.takeAttaches(agents)
 	p.mu.Unlock()
 	for _, a := range attaches {
-		r := newRequest(kindCall, "agent/attach", a.params)
+		r := newRequest(kindCall, proto.MethodAgentAttach, a.params)
 		i.send(r)
 		answer := sync.OnceValue(r.wait)
 		for _, q := range waiting[a.agent] {
@@ -259,10 +276,12 @@ func (i *instance) send(r *request) {
 	case kindCall:
 		d := i.p.h.delay(r.method)
 		ctx, cancel := context.WithTimeout(context.Background(), d)
+		release := i.holdDecision(r.method, d)
 		call := i.conn.Go(ctx, r.method, r.params)
 		r.written(func() []Outcome {
 			defer cancel()
 			res, err := call.Wait()
+			release()
 			return []Outcome{i.outcome(r.method, d, res, err)}
 		})
 	case kindBatch:
@@ -278,9 +297,18 @@ func (i *instance) sendBatch(r *request) {
 		c.Timeout = i.p.h.delay(c.Method)
 		calls[k] = c
 	}
+	releases := make([]func(), 0, len(calls))
+	for _, c := range calls {
+		if !c.Notify {
+			releases = append(releases, i.holdDecision(c.Method, c.Timeout))
+		}
+	}
 	call := i.conn.GoBatch(context.Background(), calls)
 	r.written(func() []Outcome {
 		results := call.Wait()
+		for _, release := range releases {
+			release()
+		}
 		outs := make([]Outcome, len(results))
 		for k, res := range results {
 			if !calls[k].Notify {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -141,7 +142,7 @@ func (p *Plugin) Fact(name string, params any) bool {
 	listens := p.m.Activates(name)
 	p.mu.Unlock()
 	if listens {
-		p.submit(newRequest(kindNotify, "event/"+name, params))
+		p.submit(newRequest(kindNotify, proto.MethodPrefixEvent+name, params))
 	}
 	return listens
 }
@@ -165,7 +166,7 @@ func (p *Plugin) GoAttach(agent string, params json.RawMessage) (*Pending, error
 	if err != nil {
 		return nil, err
 	}
-	r := newRequest(kindCall, "agent/attach", full)
+	r := newRequest(kindCall, proto.MethodAgentAttach, full)
 	r.agent = agent
 	p.mu.Lock()
 	p.remember(agent, full)

@@ -1,0 +1,52 @@
+package host
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
+)
+
+// Capabilities are what this host serves, as initialize tells the plugin.
+func Capabilities() proto.Capabilities {
+	return proto.Capabilities{"batch": true, "secrets": true, "settings": true, "log": true, "attach": true}
+}
+
+// InitializeParams is the first message to a program (PROTOCOL §4). The
+// bench sends the same.
+func InitializeParams(m *manifest.Manifest, appVersion, lang string) proto.InitializeParams {
+	return proto.InitializeParams{
+		ProtocolVersion: protocol.Version,
+		Escouade:        proto.InitializeParamsEscouade{Version: appVersion},
+		Plugin:          proto.InitializeParamsPlugin{ID: m.ID, Version: m.Version},
+		Lang:            lang,
+		Capabilities:    Capabilities(),
+	}
+}
+
+// PluginEnv is base, the app's environment, with the four ESCOUADE_
+// variables of a process plugin set (PROTOCOL §2), in name order after
+// the app's.
+func PluginEnv(base []string, id, appVersion, lang string) []string {
+	own := map[string]string{
+		proto.EnvPluginID:  id,
+		proto.EnvPluginAPI: strconv.Itoa(protocol.Version),
+		proto.EnvVersion:   appVersion,
+		proto.EnvLang:      lang,
+	}
+	env := make([]string, 0, len(base)+len(own))
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, mine := own[name]; !mine {
+			env = append(env, kv)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(own)) {
+		env = append(env, name+"="+own[name])
+	}
+	return env
+}
