@@ -1,16 +1,21 @@
 package services
 
-import "fmt"
+import (
+	"fmt"
 
-// JSON-RPC error codes of the refusals this package makes (PROTOCOL §5).
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
+)
+
+// JSON-RPC error codes of the refusals this package makes (PROTOCOL §5),
+// from the generated vocabulary.
 const (
-	CodeMethodNotFound = -32601 // not a method served to a process plugin
-	CodeInvalidParams  = -32602 // params that do not hold
-	CodeNotYours       = -32001 // a secret that is not the plugin's
-	CodeKeychain       = -32002 // the keychain is out of reach
-	CodeForbidden      = -32003 // what the plugin may not reach
-	CodeFailed         = -32004 // a request that fails on the way
-	CodeMissing        = -32005 // a missing file
+	CodeMethodNotFound = proto.CodeMethodNotFound // not a method served to this program
+	CodeInvalidParams  = proto.CodeInvalidParams  // params that do not hold
+	CodeNotYours       = proto.CodeNotYours       // a secret that is not the plugin's
+	CodeKeychain       = proto.CodeKeychain       // the keychain is out of reach
+	CodeForbidden      = proto.CodeForbidden      // what the plugin may not reach
+	CodeFailed         = proto.CodeFailed         // a request that fails on the way
+	CodeMissing        = proto.CodeMissing        // a missing file
 )
 
 // Error is a refusal with its JSON-RPC code; the host turns it into the wire

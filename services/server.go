@@ -8,15 +8,8 @@ import (
 	"unicode"
 
 	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
-)
-
-// Methods a process plugin may call on the host.
-const (
-	MethodSecretsGet  = "secrets/get"
-	MethodSettingsGet = "settings/get"
-	MethodLog         = "log"
-	MethodFilesRead   = "files/read"
 )
 
 // Journal tags this package writes (PROTOCOL §10), besides LogTag(level).
@@ -68,12 +61,12 @@ func (s *Server) Handle(ctx context.Context, method string, params json.RawMessa
 // Methods gives the four methods every plugin may call (§5.1–§5.4).
 func (s *Server) Methods() map[string]Handler {
 	return map[string]Handler{
-		MethodSecretsGet:  s.adapt(s.getSecret),
-		MethodSettingsGet: s.adapt(s.getSettings),
-		MethodLog: s.adapt(func(params []byte) (any, *Error) {
+		proto.MethodSecretsGet:  s.adapt(s.getSecret),
+		proto.MethodSettingsGet: s.adapt(s.getSettings),
+		proto.MethodLog: s.adapt(func(params []byte) (any, *Error) {
 			return nil, s.writeLog(params)
 		}),
-		MethodFilesRead: s.adapt(s.readFile),
+		proto.MethodFilesRead: s.adapt(s.readFile),
 	}
 }
 
