@@ -42,7 +42,7 @@ type jsRun struct {
 	manifest func(m *manifest.Manifest) *manifest.Manifest
 	// options sets what the host needs for this run; localShared are the
 	// host:port of the test's own servers, reached as local:shared.
-	options func(t *testing.T, o *host.Options, localShared []string)
+	options func(t testing.TB, o *host.Options, localShared []string)
 	// skip says why this run cannot happen here, or "".
 	skip func() string
 	// raw starts the bundle of m outside the host: lines written to stdin
@@ -61,7 +61,7 @@ var jsRuns = []jsRun{{
 		asProcess.Run = &manifest.Run{Command: []string{"node", m.Run.JS}}
 		return &asProcess
 	},
-	options: func(*testing.T, *host.Options, []string) {},
+	options: func(testing.TB, *host.Options, []string) {},
 	skip: func() string {
 		if _, err := exec.LookPath("node"); err != nil {
 			return "node is not installed, so the JS examples cannot run as processes here"
@@ -86,7 +86,7 @@ var jsRuns = []jsRun{{
 // wasmTransport is the module transport with the JS engine. Its turn limit
 // is generous: a turn takes milliseconds, but a loaded machine running the
 // race detector may hold a first one (the engine's start) past 2 s.
-func wasmTransport(t *testing.T) *wasm.Transport {
+func wasmTransport(t testing.TB) *wasm.Transport {
 	t.Helper()
 	tr, err := wasm.New(context.Background(), wasm.Options{CacheDir: wasmCache(t), JS: jsrt.New(),
 		TurnLimit: 30 * time.Second, DecisionTurnLimit: 30 * time.Second})
@@ -98,7 +98,7 @@ func wasmTransport(t *testing.T) *wasm.Transport {
 
 // wasmOptions gives the host the module transport with the JS engine, and
 // the timer and network services of module programs.
-func wasmOptions(t *testing.T, o *host.Options, localShared []string) {
+func wasmOptions(t testing.TB, o *host.Options, localShared []string) {
 	t.Helper()
 	tr := wasmTransport(t)
 	o.Transports = map[manifest.RunKind]transport.Transport{manifest.RunJS: tr}
@@ -130,7 +130,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func wasmCache(t *testing.T) string {
+func wasmCache(t testing.TB) string {
 	wasmCacheDir.once.Do(func() { wasmCacheDir.dir, wasmCacheDir.err = os.MkdirTemp("", "escouade-examples-wasm-cache-") })
 	if wasmCacheDir.err != nil {
 		t.Fatal(wasmCacheDir.err)
@@ -139,7 +139,7 @@ func wasmCache(t *testing.T) string {
 }
 
 // loadJS loads a JS example's manifest and checks it names a run.js bundle.
-func loadJS(t *testing.T, dir string) *manifest.Manifest {
+func loadJS(t testing.TB, dir string) *manifest.Manifest {
 	t.Helper()
 	m, err := manifest.Load(dir, manifest.LoadOptions{})
 	if err != nil {
@@ -153,7 +153,7 @@ func loadJS(t *testing.T, dir string) *manifest.Manifest {
 
 // jsHost runs a JS example through the host: it returns the plugin, its
 // program started at the first call.
-func jsHost(t *testing.T, run jsRun, dir string, cfg host.Config, secret string, localShared ...string) *host.Plugin {
+func jsHost(t testing.TB, run jsRun, dir string, cfg host.Config, secret string, localShared ...string) *host.Plugin {
 	t.Helper()
 	if why := run.skip(); why != "" {
 		t.Skip(why)
@@ -182,7 +182,7 @@ func jsHost(t *testing.T, run jsRun, dir string, cfg host.Config, secret string,
 }
 
 // result calls method and decodes its result; anything else fails the test.
-func result(t *testing.T, p *host.Plugin, method string, params any) any {
+func result(t testing.TB, p *host.Plugin, method string, params any) any {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
@@ -235,7 +235,7 @@ func journalWaits(t *testing.T, p *host.Plugin, tag, text string) {
 	}
 }
 
-func journalLacksTag(t *testing.T, p *host.Plugin, tag string) {
+func journalLacksTag(t testing.TB, p *host.Plugin, tag string) {
 	t.Helper()
 	lines, _ := p.Journal().Tail(500)
 	for _, l := range lines {
@@ -478,4 +478,24 @@ func readLines(t *testing.T, m *manifest.Manifest, stdout io.Reader, stderr fmt.
 		}
 	}()
 	return lines
+}
+
+// BenchmarkJSEcho measures a call of the app answered by hello-js through
+// the host, in WASM and under node, with small and 1 MiB params: the
+// SDK's decoding and encoding, the engine's turn and the transport.
+func BenchmarkJSEcho(b *testing.B) {
+	for _, run := range jsRuns {
+		for _, size := range []int{16, 1 << 20} {
+			b.Run(fmt.Sprintf("%s/%dB", run.name, size), func(b *testing.B) {
+				p := jsHost(b, run, "hello-js", host.Config{}, "")
+				params := map[string]string{"text": strings.Repeat("x", size)}
+				result(b, p, "hello/echo", params) // the start, outside the measure
+				b.SetBytes(int64(size))
+				b.ResetTimer()
+				for b.Loop() {
+					result(b, p, "hello/echo", params)
+				}
+			})
+		}
+	}
 }

@@ -447,9 +447,16 @@ function runTimer(fn, trace) {
 var MAX_LINE_BYTES = 8 << 20;
 var PARSE_ERROR = { code: -32700, message: "Parse error" };
 var INVALID_REQUEST = { code: -32600, message: "Invalid Request" };
-var BLANK = /^[ \t\r\n]*$/;
+function isBlank(line) {
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 10)
+      return false;
+  }
+  return true;
+}
 function decodeLine(line) {
-  if (BLANK.test(line))
+  if (isBlank(line))
     return { batch: false, items: [] };
   if (overLimit(line))
     return { batch: false, items: [{ err: PARSE_ERROR, errId: "null" }] };
