@@ -2,15 +2,17 @@ package wasm
 
 // Benchmarks of the transport. Reproduce with
 //
-//	go test -run '^$' -bench . -benchtime 2000x ./host/wasm/
-//	go test -run '^$' -bench 'Start|Idle' -benchtime 5x ./host/wasm/
+//	go test -run '^$' -bench 'Turn' -benchtime 2000x ./host/wasm/
+//	go test -run '^$' -bench 'Start|Idle|Runaway|LoopChecks' -benchtime 5x ./host/wasm/
 //
 // Turn compares one line through a minimal reactor (the C fixture that
 // copies stdin to stdout) by the transport, by a direct wazero call of the
 // same export (with and without the termination checks the limits need),
 // by a command module's blocking read, and by an OS process (cat) over
 // pipes. Start times Launch to the first answer with a warm cache (in
-// memory, on disk) and a cold one; Idle is the memory of an idle instance.
+// memory, on disk) and a cold one; Idle is the memory of an idle instance;
+// RunawayStop how far past its limit an endless loop runs; LoopChecks what
+// the termination checks cost a guest's loop.
 
 import (
 	"bufio"
