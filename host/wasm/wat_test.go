@@ -56,6 +56,11 @@ type wasmImport struct {
 // own, and a memory of memPages pages when not zero, exported as
 // "memory".
 func encode(imports []wasmImport, funcs []wasmFunc, memPages uint32) []byte {
+	return encodeMemory(imports, funcs, memPages, true)
+}
+
+// encodeMemory is encode with a memory exported or not.
+func encodeMemory(imports []wasmImport, funcs []wasmFunc, memPages uint32, exported bool) []byte {
 	var types, imps, decls, exports, codes [][]byte
 	for i, im := range imports {
 		types = append(types, append([]byte{funcType}, append(vec(bytesOf(im.params)...), 0)...))
@@ -79,7 +84,9 @@ func encode(imports []wasmImport, funcs []wasmFunc, memPages uint32) []byte {
 	out = append(out, section(secFunc, vec(decls...))...)
 	if memPages > 0 {
 		out = append(out, section(secMemory, vec(append([]byte{0}, uleb(memPages)...)))...)
-		exports = append(exports, append(name("memory"), kindMemory, 0))
+		if exported {
+			exports = append(exports, append(name("memory"), kindMemory, 0))
+		}
 	}
 	out = append(out, section(secExport, vec(exports...))...)
 	return append(out, section(secCode, vec(codes...))...)
@@ -108,6 +115,8 @@ var (
 	noEntry = encode(nil, []wasmFunc{{export: "main"}}, 1)
 	// hugeMemory starts with 128 MB of memory.
 	hugeMemory = encode(nil, []wasmFunc{{export: "_start"}}, 2048)
+	// hiddenHugeMemory starts with 128 MB of memory it does not export.
+	hiddenHugeMemory = encodeMemory(nil, []wasmFunc{{export: "_start"}}, 2048, false)
 	// badBudget exports escouade-budget without its i32.
 	badBudget = encode(nil, []wasmFunc{{export: "escouade-turn"}, {export: "escouade-budget"}}, 1)
 )
