@@ -66,4 +66,20 @@
 // the plugin's root JSON files under /plugin (os.ReadFile
 // ("/plugin/rules.json")), others with ReadFile; it has no environment,
 // so Env is empty and Init is known from initialize only.
+//
+// # Performance
+//
+// BenchmarkEchoTurn times one echo call to a module built from
+// testdata/turns (append the line, run escouade-turn, take the answer);
+// BenchmarkEchoProcess times the same call to the process build of the
+// same source over its pipes:
+//
+//	go test -run '^$' -bench 'Echo(Turn|Process)' -benchmem ./kit
+//
+// On the shared two-core machine this was built on, heavily loaded, one
+// run gave 178 µs a turn against 13.5 µs a process round trip (13 times);
+// lightly loaded, a turn took about 40 µs. The turn's own cost (reading
+// stdin, yielding until nothing can run, writing stdout) is a few
+// microseconds; the rest is the JSON-RPC work of the same Go code compiled
+// to WebAssembly, which runs many times slower than native code.
 package kit
