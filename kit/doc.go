@@ -78,7 +78,8 @@
 //
 // On the shared two-core machine this was built on, heavily loaded, one
 // run gave 178 µs a turn against 13.5 µs a process round trip (13 times);
-// lightly loaded, a turn took about 40 µs. The turn's own cost (reading
+// lightly loaded, and without wazero's close-on-context checks, a turn
+// took about 40 µs. The turn's own cost (reading
 // stdin, yielding until nothing can run, writing stdout) is a few
 // microseconds; the rest is the JSON-RPC work of the same Go code compiled
 // to WebAssembly, which runs many times slower than native code.
