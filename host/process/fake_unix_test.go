@@ -25,6 +25,8 @@ func runPlatformFake(mode string, args []string) (int, bool) {
 		return fakeDaemonMid(args[0]), true
 	case "stray":
 		return fakeStray(intArg(args, 0)), true
+	case "mini-host":
+		return fakeMiniHost(), true
 	}
 	return 0, false
 }
@@ -90,5 +92,22 @@ func fakeStray(mib int) int {
 	fmt.Fprintln(side(), "pid "+strconv.Itoa(os.Getpid()))
 	blockForever()
 	runtime.KeepAlive(held)
+	return 0
+}
+
+// fakeMiniHost starts a holding program the way the host does and says its
+// pid on the side channel, then waits to be killed.
+func fakeMiniHost() int {
+	self, err := os.Executable()
+	if err != nil {
+		return 1
+	}
+	p, err := Start(Spec{Command: []string{self}, Env: append(withoutFakeEnv(os.Environ()), fakeEnv+"=hold")})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Fprintf(side(), "leader %d\n", p.PID())
+	blockForever()
 	return 0
 }

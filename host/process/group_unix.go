@@ -28,6 +28,7 @@ type group struct {
 	since  uint64 // the leader's start time: no older process is the program's
 	token  string // the tag every process of the program inherits; "" where unused
 	exited func() bool
+	bornAt uint64 // the latest snapshot when it started, which cannot hold it
 
 	mu      sync.Mutex
 	gone    bool // the group was seen empty: its id may be reused, never signal it again
@@ -43,6 +44,7 @@ func newGroup(leader *os.Process, token string, exited func() bool) (*group, err
 		since:  startTimeOf(leader.Pid),
 		token:  token,
 		exited: exited,
+		bornAt: snapshots.current(),
 		known:  make(map[procKey]bool),
 	}, nil
 }
@@ -84,7 +86,7 @@ func (g *group) memory() (uint64, error) { return g.memoryWithin(snapshotAge) }
 
 // memoryWithin is memory from a snapshot at most maxAge old (0: fresh).
 func (g *group) memoryWithin(maxAge time.Duration) (uint64, error) {
-	s, err := snapshots.get(maxAge)
+	s, err := snapshots.get(maxAge, g.bornAt)
 	if err != nil {
 		return 0, err
 	}
@@ -102,7 +104,7 @@ func (g *group) memoryWithin(maxAge time.Duration) (uint64, error) {
 func (g *group) terminate() { g.signalAll(syscall.SIGTERM) }
 
 func (g *group) signalAll(sig syscall.Signal) {
-	s, err := snapshots.get(0)
+	s, err := snapshots.get(0, 0)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.signalGroup(sig)
@@ -115,17 +117,21 @@ func (g *group) signalAll(sig syscall.Signal) {
 // new ones, waits until they are gone and reaps those the host adopted.
 func (g *group) kill() {
 	for range killRounds {
-		s, err := snapshots.get(0)
+		s, err := snapshots.get(0, 0)
 		g.mu.Lock()
 		g.signalGroup(syscall.SIGKILL)
+		var fam []procInfo
 		var killed []waiter
 		if err == nil {
-			killed = signalProcs(g.family(s), syscall.SIGKILL)
+			fam = g.family(s)
+			killed = signalProcs(fam, syscall.SIGKILL)
+		}
+		if len(killed) == 0 {
+			reap(fam, g.leader) // all gone: what is left are zombies
+			g.mu.Unlock()
+			return
 		}
 		g.mu.Unlock()
-		if len(killed) == 0 {
-			break
-		}
 		awaitExit(killed, killWait)
 	}
 	g.reapFamily()
@@ -133,7 +139,7 @@ func (g *group) kill() {
 
 // reapFamily reaps what is left of the program as zombies of the host.
 func (g *group) reapFamily() {
-	s, err := snapshots.get(0)
+	s, err := snapshots.get(0, 0)
 	if err != nil {
 		return
 	}

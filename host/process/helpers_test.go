@@ -18,7 +18,7 @@ const testDeadline = 10 * time.Second
 const quickExit = "GORACE=atexit_sleep_ms=0"
 
 // fakeSpec runs the test binary as the fake program mode with args.
-func fakeSpec(t *testing.T, mode string, args ...string) Spec {
+func fakeSpec(t testing.TB, mode string, args ...string) Spec {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -34,12 +34,12 @@ func fakeSpec(t *testing.T, mode string, args ...string) Spec {
 // fakeEnvVars is the environment of a fake program: its mode, quickExit,
 // and a coverage folder, without which a test binary built with -cover
 // warns on stderr at exit.
-func fakeEnvVars(t *testing.T, mode string) []string {
+func fakeEnvVars(t testing.TB, mode string) []string {
 	return []string{fakeEnv + "=" + mode, quickExit, "GOCOVERDIR=" + t.TempDir()}
 }
 
 // start starts spec and stops the program when the test ends.
-func start(t *testing.T, spec Spec) *Process {
+func start(t testing.TB, spec Spec) *Process {
 	t.Helper()
 	p, err := Start(spec)
 	if err != nil {
@@ -54,7 +54,7 @@ func start(t *testing.T, spec Spec) *Process {
 
 // stdoutLines reads the program's stdout line by line, failing the test
 // past testDeadline.
-func stdoutLines(t *testing.T, p *Process) *bufio.Scanner {
+func stdoutLines(t testing.TB, p *Process) *bufio.Scanner {
 	t.Helper()
 	out, ok := p.Stdout().(*os.File)
 	if !ok {
@@ -63,7 +63,7 @@ func stdoutLines(t *testing.T, p *Process) *bufio.Scanner {
 	return linesOf(t, out)
 }
 
-func linesOf(t *testing.T, f *os.File) *bufio.Scanner {
+func linesOf(t testing.TB, f *os.File) *bufio.Scanner {
 	t.Helper()
 	if err := f.SetReadDeadline(time.Now().Add(testDeadline)); err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func startWithSide(t *testing.T, spec Spec) (*Process, *bufio.Scanner) {
 }
 
 // nextLine returns the next stdout line.
-func nextLine(t *testing.T, lines *bufio.Scanner) string {
+func nextLine(t testing.TB, lines *bufio.Scanner) string {
 	t.Helper()
 	if !lines.Scan() {
 		t.Fatalf("no line on stdout: %v", lines.Err())
@@ -99,7 +99,7 @@ func nextLine(t *testing.T, lines *bufio.Scanner) string {
 
 // stop runs p.Stop and fails the test when it does not return within
 // testDeadline, rather than hanging it.
-func stop(t *testing.T, p *Process, ctx context.Context, grace time.Duration) {
+func stop(t testing.TB, p *Process, ctx context.Context, grace time.Duration) {
 	t.Helper()
 	stopped := make(chan struct{})
 	go func() {
@@ -109,7 +109,7 @@ func stop(t *testing.T, p *Process, ctx context.Context, grace time.Duration) {
 	waitClosed(t, stopped, "Stop")
 }
 
-func waitClosed(t *testing.T, ch <-chan struct{}, what string) {
+func waitClosed(t testing.TB, ch <-chan struct{}, what string) {
 	t.Helper()
 	select {
 	case <-ch:

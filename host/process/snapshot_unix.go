@@ -14,35 +14,73 @@ import (
 const snapshotAge = 500 * time.Millisecond
 
 // snapshots is the process table shared by every Process of the host.
-var snapshots = snapshotCache{list: listProcesses, now: time.Now}
+var snapshots = snapshotCache{list: listProcesses, now: time.Now, adopt: adopt}
 
-// snapshotCache holds the latest snapshot. Taking one holds the lock, so
-// callers that arrive during a read wait for it instead of reading too.
+// snapshotCache holds the latest snapshot. Callers that need one fresher
+// than the latest share the next read: while one reads the table, the
+// others wait for it, or for the one after when theirs must have started
+// after they asked. So 50 programs stopped at once cost a few reads, not 50.
 type snapshotCache struct {
-	list func() ([]procInfo, error)
-	now  func() time.Time
+	list  func() ([]procInfo, error)
+	now   func() time.Time
+	adopt func(prev, cur *snapshot) // run on each new snapshot, under the lock; may be nil
 
-	mu    sync.Mutex
-	last  *snapshot
-	taken time.Time
-	seq   uint64
+	mu      sync.Mutex
+	cond    *sync.Cond // signalled when a read ends
+	reading bool
+	started uint64 // reads started; a snapshot's seq is the number of its read
+	last    *snapshot
+	taken   time.Time // when the read of last started
 }
 
-// get returns a snapshot taken at most maxAge ago (0: a fresh one).
-func (c *snapshotCache) get(maxAge time.Duration) (*snapshot, error) {
+// get returns a snapshot whose read started at most maxAge ago and after
+// read number after (so that a program started since is in it); maxAge 0
+// asks for one whose read starts after the call.
+func (c *snapshotCache) get(maxAge time.Duration, after uint64) (*snapshot, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	now := c.now()
-	if c.last != nil && maxAge > 0 && now.Sub(c.taken) < maxAge {
+	if c.cond == nil {
+		c.cond = sync.NewCond(&c.mu)
+	}
+	if c.last != nil && maxAge > 0 && c.now().Sub(c.taken) < maxAge && c.last.seq > after {
 		return c.last, nil
 	}
+	need := max(c.started, after) + 1
+	for {
+		if c.last != nil && c.last.seq >= need {
+			return c.last, nil
+		}
+		if !c.reading {
+			return c.read()
+		}
+		c.cond.Wait()
+	}
+}
+
+// read reads the table, without the lock meanwhile. Called with c.mu held.
+func (c *snapshotCache) read() (*snapshot, error) {
+	c.reading = true
+	c.started++
+	seq, at := c.started, c.now()
+	c.mu.Unlock()
 	procs, err := c.list()
+	c.mu.Lock()
+	c.reading = false
+	c.cond.Broadcast()
 	if err != nil {
 		return nil, err
 	}
-	c.seq++
-	s := newSnapshot(c.seq, procs)
-	adopt(c.last, s)
-	c.last, c.taken = s, now
+	s := newSnapshot(seq, procs)
+	if c.adopt != nil {
+		c.adopt(c.last, s)
+	}
+	c.last, c.taken = s, at
 	return s, nil
+}
+
+// current is the number of the latest read started.
+func (c *snapshotCache) current() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.started
 }

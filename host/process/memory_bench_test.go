@@ -1,0 +1,100 @@
+//go:build linux
+
+package process
+
+import (
+	"context"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+)
+
+// idlePlugins is how many idle programs the memory benchmarks watch.
+const idlePlugins = 50
+
+// memoryPeriod is the host's period between two reads of a plugin's
+// memory (PROTOCOL §7).
+const memoryPeriod = 2 * time.Second
+
+// BenchmarkMemoryOfFiftyIdle measures what watching the memory of 50 idle
+// programs costs the host per period: each iteration is one period, in
+// which every program's Memory is read once, as the host's watchers do.
+// "shared" is how Memory reads (one snapshot of the process table for all
+// that ask within its age), "walk-each" a fresh read of the table per
+// program. The metric %core is the host's CPU time (getrusage, its own
+// threads only) per period over the 2 s period: the share of one core.
+func BenchmarkMemoryOfFiftyIdle(b *testing.B) {
+	programs := startIdle(b, idlePlugins)
+	for _, bc := range []struct {
+		name   string
+		maxAge time.Duration
+	}{
+		{"shared", snapshotAge},
+		{"walk-each", 0},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			before := cpuTime(b)
+			for b.Loop() {
+				expireSnapshot() // a new period: the last snapshot is too old
+				for _, p := range programs {
+					if _, err := p.group.memoryWithin(bc.maxAge); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			perPeriod := (cpuTime(b) - before) / time.Duration(b.N)
+			b.ReportMetric(float64(perPeriod)/float64(memoryPeriod)*100, "%core")
+			b.ReportMetric(float64(perPeriod.Microseconds()), "µs-cpu/period")
+		})
+	}
+}
+
+// BenchmarkStopFiftyAfterShutdown stops 50 programs that ignore stdin and
+// SIGTERM, all at once, as Host.Close does once their shutdown delay ran
+// out (Stop marked by transport.Asked), with the host's 500 ms grace: the
+// wall time per close is the metric, one grace and the kill.
+func BenchmarkStopFiftyAfterShutdown(b *testing.B) {
+	for b.Loop() {
+		b.StopTimer()
+		programs := startIdle(b, idlePlugins)
+		b.StartTimer()
+		var wg sync.WaitGroup
+		for _, p := range programs {
+			wg.Go(func() { p.Stop(transport.Asked(context.Background()), DefaultGrace) })
+		}
+		wg.Wait()
+	}
+}
+
+// startIdle starts n programs that hold, ignoring stdin and SIGTERM.
+func startIdle(tb testing.TB, n int) []*Process {
+	tb.Helper()
+	programs := make([]*Process, n)
+	for i := range programs {
+		programs[i] = start(tb, fakeSpec(tb, "ignore-term"))
+	}
+	for _, p := range programs {
+		if got := nextLine(tb, stdoutLines(tb, p)); got != "ready" {
+			tb.Fatalf("program said %q, want ready", got)
+		}
+	}
+	return programs
+}
+
+func expireSnapshot() {
+	snapshots.mu.Lock()
+	snapshots.taken = time.Time{}
+	snapshots.mu.Unlock()
+}
+
+// cpuTime is the user and system time the host has used.
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
