@@ -31,11 +31,11 @@ const echoLine = `{"jsonrpc":"2.0","id":1,"method":"hooks/message","params":{"te
 // BenchmarkEchoTurn: one request line in, one answer line out.
 func BenchmarkEchoTurn(b *testing.B) {
 	for _, c := range []struct {
-		name        string
-		closeOnDone bool
-	}{{"quickjs", false}, {"quickjs-closeOnContextDone", true}} {
+		name      string
+		unguarded bool
+	}{{"quickjs", false}, {"quickjs-unguarded", true}} {
 		b.Run(c.name, func(b *testing.B) {
-			in := start(b, echoSrc, instanceOptions{closeOnDone: c.closeOnDone})
+			in := start(b, echoSrc, instanceOptions{unguarded: c.unguarded})
 			in.send(echoLine)
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -85,7 +85,7 @@ func startNode(b *testing.B, src string) (io.Writer, *bufio.Reader) {
 // line (instantiate, _initialize, the bundle's top level, one request).
 func BenchmarkWarmStart(b *testing.B) {
 	b.Run("quickjs", func(b *testing.B) {
-		sharedRuntime(b, false)
+		sharedRuntime(b, true)
 		b.ResetTimer()
 		for range b.N {
 			in := launch(b, echoSrc, instanceOptions{})
@@ -146,7 +146,7 @@ func BenchmarkIdleInstance(b *testing.B) {
 	runtime.ReadMemStats(&before)
 	var linear uint32
 	for range b.N {
-		in := start(b, echoSrc, instanceOptions{closeOnDone: true})
+		in := start(b, echoSrc, instanceOptions{})
 		linear = in.mod.Memory().Size()
 	}
 	runtime.GC()
@@ -167,11 +167,11 @@ process.stdin.on('data', () => {
   process.stdout.write(String(JSON.parse(s).length + s.replace(/x/g, 'yy').length) + '\n');
 });`
 	for _, c := range []struct {
-		name        string
-		closeOnDone bool
-	}{{"quickjs", false}, {"quickjs-closeOnContextDone", true}} {
+		name      string
+		unguarded bool
+	}{{"quickjs", false}, {"quickjs-unguarded", true}} {
 		b.Run(c.name, func(b *testing.B) {
-			in := launch(b, src, instanceOptions{closeOnDone: c.closeOnDone})
+			in := launch(b, src, instanceOptions{unguarded: c.unguarded})
 			in.setBudget(60000)
 			in.runTurn(nil)
 			b.ResetTimer()

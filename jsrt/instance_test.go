@@ -124,10 +124,13 @@ func (b *lockedBuffer) String() string {
 
 // instanceOptions are what a test changes about an instance.
 type instanceOptions struct {
-	plugin      fs.FS // mounted at /plugin; empty by default
-	rel         string
-	closeOnDone bool
-	ctx         context.Context
+	plugin fs.FS // mounted at /plugin; empty by default
+	rel    string
+	// unguarded runs the instance on a runtime without
+	// WithCloseOnContextDone, to measure what the guard costs; the host's
+	// runtime has it (see docs/RATIONALE.md).
+	unguarded bool
+	ctx       context.Context
 }
 
 // start instantiates the engine with src as the bundle and runs its first
@@ -150,7 +153,7 @@ func launch(t testing.TB, src string, o instanceOptions) *instance {
 	if o.rel == "" {
 		o.rel = "dist/plugin.mjs"
 	}
-	r := sharedRuntime(t, o.closeOnDone)
+	r := sharedRuntime(t, !o.unguarded)
 	in := &instance{t: t, stdin: &stdinBuffer{}}
 	fsc := wazero.NewFSConfig().
 		WithFSMount(BundleFS([]byte(src), o.rel), BundleMount).

@@ -23,18 +23,18 @@ func TestInstanceEnds(t *testing.T) {
 		code   int
 		detail string // the crash's detail, prefix
 		want   string // the sentence, prefix
-		budget uint32 // ms; 100 when zero
+		budget uint32 // ms; 20000 when zero (the endless cases have 300)
 	}{
-		{name: "endless loop", src: `for (;;) {}`, code: ExitTurnTooLong, want: "a turn ran past 2000 ms: Escouade stopped its instance"},
-		{name: "endless loop caught", src: `try { for (;;) {} } catch (e) { process.stdout.write('caught\n') } finally { process.stdout.write('finally\n') }`, code: ExitTurnTooLong},
-		{name: "endless loop in a later turn", src: listenSrc + `process.stdin.on('data', () => { while (true) {} })`, line: `{}`, code: ExitTurnTooLong},
-		{name: "endless loop in an async function", src: `(async () => { await null; for (;;) {} })().catch(() => {})`, code: ExitTurnTooLong},
-		{name: "endless promise jobs", src: `const f = () => Promise.resolve().then(f); f()`, code: ExitTurnTooLong},
-		{name: "catastrophic regex", src: `/^(a+)+$/.test('a'.repeat(40) + 'b')`, code: ExitTurnTooLong},
+		{name: "endless loop", src: `for (;;) {}`, code: ExitTurnTooLong, want: "a turn ran past 2000 ms: Escouade stopped its instance", budget: 300},
+		{name: "endless loop caught", src: `try { for (;;) {} } catch (e) { process.stdout.write('caught\n') } finally { process.stdout.write('finally\n') }`, code: ExitTurnTooLong, budget: 300},
+		{name: "endless loop in a later turn", src: listenSrc + `process.stdin.on('data', () => { while (true) {} })`, line: `{}`, code: ExitTurnTooLong, budget: 300},
+		{name: "endless loop in an async function", src: `(async () => { await null; for (;;) {} })().catch(() => {})`, code: ExitTurnTooLong, budget: 300},
+		{name: "endless promise jobs", src: `const f = () => Promise.resolve().then(f); f()`, code: ExitTurnTooLong, budget: 300},
+		{name: "catastrophic regex", src: `/^(a+)+$/.test('a'.repeat(40) + 'b')`, code: ExitTurnTooLong, budget: 300},
 		{name: "deep recursion", src: `function f(n) { return f(n + 1) + 1 } f(0)`, code: ExitCrash,
 			detail: "InternalError: stack overflow at f (" + top + ":1:", want: "its instance crashed: InternalError: stack overflow at f ("},
-		{name: "memory bomb", src: `const a = []; for (;;) a.push('x'.repeat(1000) + a.length)`, code: ExitOutOfMemory, want: "its instance ran out of its 64 MB of memory", budget: 30000},
-		{name: "memory bomb of buffers", src: `const a = []; for (;;) a.push(new Uint8Array(1 << 20))`, code: ExitOutOfMemory, budget: 30000},
+		{name: "memory bomb", src: `const a = []; for (;;) a.push('x'.repeat(1000) + a.length)`, code: ExitOutOfMemory, want: "its instance ran out of its 64 MB of memory"},
+		{name: "memory bomb of buffers", src: `const a = []; for (;;) a.push(new Uint8Array(1 << 20))`, code: ExitOutOfMemory},
 		{name: "throw", src: "\nfunction boom() { throw new Error('boom') }\nboom()", code: ExitCrash,
 			detail: "Error: boom at boom (" + top + ":2:", want: "its instance crashed: Error: boom at boom ("},
 		{name: "throw in a line handler", src: listenSrc + `process.stdin.on('data', (l) => { throw new TypeError('bad line ' + l.trim()) })`, line: `{"x":1}`, code: ExitCrash,
@@ -51,7 +51,7 @@ func TestInstanceEnds(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			in := launch(t, c.src, instanceOptions{})
 			if c.budget == 0 {
-				c.budget = 100
+				c.budget = 20000
 			}
 			in.setBudget(c.budget)
 			in.runTurn(nil)
@@ -77,7 +77,7 @@ func TestInstanceEnds(t *testing.T) {
 
 // Errors a bundle catches leave its instance usable.
 func TestCaughtLimitsKeepTheInstance(t *testing.T) {
-	in := start(t, listenSrc+`
+	in := launch(t, listenSrc+`
 function f(n) { return f(n + 1) + 1 }
 try { f(0) } catch (e) { process.stdout.write('recursion: ' + e.message + '\n') }
 function bomb() { const a = []; for (;;) a.push('x'.repeat(1000) + a.length) }
@@ -86,6 +86,8 @@ const p = Promise.reject(new Error('later'));
 setImmediate(() => {});
 queueMicrotask(() => p.catch(() => process.stdout.write('handled in time\n')));
 `, instanceOptions{})
+	in.setBudget(30000) // filling 64 MB takes a while on a loaded machine
+	in.runTurn(nil)
 	want := "recursion: stack overflow\nmemory: out of memory\nhandled in time\n"
 	if got := in.stdout.String(); got != want || in.ended != nil {
 		t.Fatalf("stdout %q, want %q; ended %v; stderr %s", got, want, in.ended, in.stderr.String())
@@ -95,20 +97,28 @@ queueMicrotask(() => p.catch(() => process.stdout.write('handled in time\n')));
 	}
 }
 
-// A built-in that never calls the interrupt handler (a BigInt of a million
-// bits turned to decimal takes seconds) is stopped by the runtime's
-// WithCloseOnContextDone when the host's deadline passes.
+// Built-ins that never call the interrupt handler are stopped by the
+// runtime's WithCloseOnContextDone when the host's deadline passes: one
+// that would run for ages (an array-like of 2^53 elements) and one that
+// takes seconds (a BigInt of a million bits turned to decimal).
 func TestLongBuiltinStoppedByContext(t *testing.T) {
-	in := launch(t, `const x = 3n ** 600000n; process.stdout.write('pow\n'); x.toString(); process.stdout.write('never\n')`, instanceOptions{closeOnDone: true})
-	in.setBudget(60000) // the engine's interrupt does not come into it
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	in.runTurn(ctx)
-	var ee *sys.ExitError
-	if !errors.As(in.ended, &ee) || ee.ExitCode() != sys.ExitCodeDeadlineExceeded {
-		t.Fatalf("ended %v, want the deadline's exit", in.ended)
-	}
-	if strings.Contains(in.stdout.String(), "never") {
-		t.Errorf("stdout %q", in.stdout.String())
+	for name, src := range map[string]string{
+		"includes on 2^53 elements": `process.stdout.write('start\n'); Array.prototype.includes.call({ length: 2 ** 53 }, 1); process.stdout.write('never\n')`,
+		"BigInt toString":           `const x = 3n ** 600000n; process.stdout.write('start\n'); x.toString(); process.stdout.write('never\n')`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			in := launch(t, src, instanceOptions{})
+			in.setBudget(60000) // the engine's interrupt does not come into it
+			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+			defer cancel()
+			in.runTurn(ctx)
+			var ee *sys.ExitError
+			if !errors.As(in.ended, &ee) || ee.ExitCode() != sys.ExitCodeDeadlineExceeded {
+				t.Fatalf("ended %v, want the deadline's exit", in.ended)
+			}
+			if strings.Contains(in.stdout.String(), "never") {
+				t.Errorf("stdout %q", in.stdout.String())
+			}
+		})
 	}
 }
