@@ -354,9 +354,10 @@ func TestModuleTimersAreTheHosts(t *testing.T) {
 	if diff := cmp.Diff(result(2, `{"slept":30}`), h.call(t, ctx, request(2, "t/sleep", `{"ms":30}`))); diff != "" {
 		t.Errorf("t/sleep (-want +got):\n%s", diff)
 	}
-	// One turn writes timer/set, one takes its answer, one timer/fired.
-	if n := wire.Turns - turns; n < 3 {
-		t.Errorf("t/sleep took %d turns, want 3 or more", n)
+	// One turn writes timer/set; its answer and timer/fired come in later
+	// ones (usually two more, one if both came before the next turn).
+	if n := wire.Turns - turns; n < 2 {
+		t.Errorf("t/sleep took %d turns, want 2 or more", n)
 	}
 	if diff := cmp.Diff(result(3, `{"woke":[0,10,20,30]}`), h.call(t, ctx, request(3, "t/sleeps", `{"ms":[30,10,20,0]}`))); diff != "" {
 		t.Errorf("t/sleeps (-want +got):\n%s", diff)
