@@ -18,9 +18,10 @@ import (
 // as it judges what already happened.
 type step struct {
 	run    func(*session) []Result
-	skips  []string // the rows it makes, to mark skipped
-	ground bool
-	always bool
+	skips     []string // the rows it makes, to mark skipped
+	scenarios bool     // it makes the rows of escouade-bench.json
+	ground    bool
+	always    bool
 }
 
 // steps returns the checks of a started program in the order they run.
@@ -33,7 +34,7 @@ func steps() []step {
 		{run: (*session).checkConcurrent, skips: []string{CheckConcurrent}},
 		{run: (*session).checkUnknownMethod, skips: []string{CheckUnknownMethod}},
 		{run: (*session).checkDelay, skips: []string{CheckDelay}},
-		{run: (*session).playScenarios},
+		{run: (*session).playScenarios, scenarios: true},
 		{run: (*session).checkHostRequests, skips: []string{CheckHostRequests}},
 		{run: (*session).checkMemory, skips: []string{CheckMemory}},
 		{run: (*session).checkShutdown, skips: []string{CheckShutdown}},
@@ -65,6 +66,7 @@ func Run(ctx context.Context, dir string, opts Options) *Report {
 		r.skipAll("a declarative plugin: nothing runs")
 		return r
 	}
+	r.add(checkActivation(m))
 	s, res := start(ctx, m, bench, opts)
 	r.add(res)
 	if s == nil {
@@ -73,6 +75,20 @@ func Run(ctx context.Context, dir string, opts Options) *Report {
 	}
 	r.play(ctx, s)
 	return r
+}
+
+// checkActivation fails a plugin whose program nothing starts: with run
+// but no activation the host never starts it, and every call to it gets
+// the default answer at once. The bench still plays the program, so the
+// author sees every other fault in the same run.
+func checkActivation(m *manifest.Manifest) Result {
+	o := about(CheckActivation)
+	if m.HasActivation() {
+		return o.pass(strings.Join(m.Activation, ", "))
+	}
+	return o.fail(`"activation" naming what starts the program, as "run" gives one`,
+		`"run" names a program but "activation" is missing or empty: the host never starts it `+
+			`(every call gets the default answer at once; the journal says "not started: it has no activation")`)
 }
 
 // start starts the program and the bench's end of its wire.
@@ -122,17 +138,38 @@ func (r *Report) play(ctx context.Context, s *session) {
 	defer s.stop()
 	grounded := true
 	for _, st := range steps() {
-		if !grounded && !st.always {
-			r.skip(st.skips, "initialize failed")
+		switch {
+		case st.always:
+		case !grounded:
+			r.skip(s.rowsOf(st), "initialize failed")
+			continue
+		case s.crashedIn != "":
+			r.skip(s.rowsOf(st), s.crashSkip())
 			continue
 		}
 		results := st.run(s)
+		if !st.always {
+			results = s.noteCrash(results)
+		}
 		r.Results = append(r.Results, results...)
 		if st.ground && hasFailure(results) {
 			grounded = false
 		}
 	}
+	s.noteBufferedInit(r)
 	r.Stderr = s.stderr.last()
+}
+
+// rowsOf names the rows a step makes: its checks, or the scenarios.
+func (s *session) rowsOf(st step) []string {
+	if st.skips != nil || s.bench == nil || !st.scenarios {
+		return st.skips
+	}
+	rows := make([]string, len(s.bench.Scenarios))
+	for i, sc := range s.bench.Scenarios {
+		rows[i] = ScenarioPrefix + sc.Name
+	}
+	return rows
 }
 
 // stop stops the program and all it started and waits for the bench's

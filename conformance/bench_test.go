@@ -53,7 +53,7 @@ func TestBenchJudgesEachFault(t *testing.T) {
 			got:    "its answer to initialize has no protocol version",
 			plugin: fakePlugin{answer: overriding(methodInitialize, answering(`"result":{"capabilities":{}}`))}},
 		{name: "initialize with a string version", fails: CheckInitialize,
-			got:    `it speaks version 1 of the protocol; this Escouade speaks version 1`,
+			got:    `its answer to initialize gives protocolVersion as a string, "1"; this Escouade speaks version 1, a number`,
 			plugin: fakePlugin{answer: overriding(methodInitialize, answering(`"result":{"protocolVersion":"1"}`))}},
 		{name: "initialize result off the schema", fails: CheckInitialize,
 			got:    "result/capabilities",
@@ -66,6 +66,23 @@ func TestBenchJudgesEachFault(t *testing.T) {
 			plugin: fakePlugin{answer: func([]byte) ([]string, bool) { return nil, true }}},
 		{name: "junk on stdout", fails: CheckStdout, got: "Loading…",
 			plugin: fakePlugin{atStart: []string{"Loading…"}, answer: wellBehaved}},
+		{name: "a version 2", fails: CheckInitialize,
+			got:    "it speaks version 2 of the protocol; this Escouade speaks version 1",
+			plugin: fakePlugin{answer: overriding(methodInitialize, answering(`"result":{"protocolVersion":2}`))}},
+		{name: "a version 1.0", fails: CheckInitialize,
+			got:    "gives protocolVersion as 1.0, not an integer",
+			plugin: fakePlugin{answer: overriding(methodInitialize, answering(`"result":{"protocolVersion":1.0}`))}},
+		{name: "junk answered back, as a response", fails: CheckStdout,
+			got: `it answered the bench's -32700 (id null) to such a line with an error of its own`,
+			plugin: fakePlugin{atStart: []string{"Loading…"}, answer: func(line []byte) ([]string, bool) {
+				if strings.Contains(string(line), `"id":null`) && !strings.Contains(string(line), `"method"`) {
+					return []string{`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}`}, false
+				}
+				return wellBehaved(line)
+			}}},
+		{name: "no activation", fails: CheckActivation, extra: `,"activation":[]`,
+			got:    `"activation" is missing or empty: the host never starts it`,
+			plugin: fakePlugin{answer: wellBehaved}},
 		{name: "a notification answered", fails: CheckNotificationBatch, got: `"id":null`,
 			plugin: fakePlugin{answer: func(line []byte) ([]string, bool) {
 				if strings.Count(string(line), methodEvent) == 2 {

@@ -98,7 +98,12 @@ func FuzzVersionProblem(f *testing.F) {
 		if exact != (why == "") {
 			t.Fatalf("versionProblem(%s) = %q", result, why)
 		}
-		if why != "" && !strings.HasPrefix(why, "it speaks version ") && why != "its answer to initialize has no protocol version" {
+		// A version that is not the number it looks like is named by its
+		// type: "1" must never read as version 1.
+		if v := raw["protocolVersion"]; ok && len(v) > 0 && v[0] == '"' && !strings.Contains(why, "as a string") {
+			t.Fatalf("versionProblem(%s) = %q: a string version not named as a string", result, why)
+		}
+		if why != "" && !strings.HasPrefix(why, "it speaks version ") && !strings.HasPrefix(why, "its answer to initialize ") {
 			t.Fatalf("versionProblem(%s) = %q: not the host's words", result, why)
 		}
 	})

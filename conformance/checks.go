@@ -3,6 +3,7 @@ package conformance
 // Names of the checks, as reports and --json show them.
 const (
 	CheckManifest          = "manifest"
+	CheckActivation        = "activation"
 	CheckStart             = "start"
 	CheckInitialize        = "initialize"
 	CheckDelay             = "delay"
@@ -36,10 +37,13 @@ func Checks() []Check {
 	return []Check{
 		{CheckManifest, "the manifest holds",
 			"correct the fields named above in escouade-plugin.json"},
+		{CheckActivation, "something starts the program",
+			`add "activation": ["onCall"] to escouade-plugin.json (or "event:<name>" to start it on a fact of the app, e.g. "event:ticket.column")`},
 		{CheckStart, "the program starts",
 			`make run.command name a program that exists and runs: a first element starting with "./" is relative to the plugin folder and must be executable; any other is looked up in PATH`},
 		{CheckInitialize, "initialize answered with protocol version 1 in time",
-			`answer initialize at once with {"protocolVersion":1,"capabilities":{…}}, before any slow setup`},
+			`answer initialize at once with {"protocolVersion":1,"capabilities":{…}} (protocolVersion the number 1, not a string), before any slow setup; ` +
+				`flush stdout after each line: print(..., flush=True) in Python (process.stdout.write is fine in Node), bufio.Writer.Flush in Go`},
 		{CheckIDs, "ids echoed exactly",
 			"copy each request's id into its answer as it came: never parse it as a float (9007199254740993 must stay exact) nor change its type"},
 		{CheckBatch, "a batch answered by one batch",
@@ -51,7 +55,7 @@ func Checks() []Check {
 		{CheckUnknownMethod, "an unknown method answered -32601",
 			`answer a method you do not serve with {"code":-32601,"message":"Method not found"}`},
 		{CheckDelay, "a call answered within its delay",
-			"answer every call within its delay (PROTOCOL.md §4); answer -32601 at once to a method you do not serve, and do slow work away from the loop that reads stdin"},
+			"answer every call within its delay (docs/protocol.md, section 5); answer -32601 at once to a method you do not serve, and do slow work away from the loop that reads stdin"},
 		{CheckScenarios, "escouade-bench.json holds",
 			"correct escouade-bench.json: see the format in the bench's documentation"},
 		{CheckHostRequests, "what it asks of the host stays inside its permissions",
@@ -63,7 +67,8 @@ func Checks() []Check {
 		{CheckChildren, "nothing it started left behind",
 			"stop the processes you started before exiting; keep them in your process group (no setsid, no daemonising) so a stop reaches them"},
 		{CheckStdout, "stdout carries only JSON-RPC",
-			"write traces and banners on stderr, which the journal keeps; stdout is the protocol's alone"},
+			"write traces and banners on stderr, which the journal keeps (print(..., file=sys.stderr) in Python, console.error in Node, os.Stderr in Go): " +
+				"stdout is the protocol's alone; and send nothing back for a message without \"method\" (a response, such as an error with id null)"},
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -145,8 +146,12 @@ func encodeAnswers(batch bool, answers []*jsonrpc.Message) []string {
 func pluginDir(t *testing.T, extra string, bench string) string {
 	t.Helper()
 	dir := t.TempDir()
+	activation := `,"activation":["onCall"]`
+	if strings.Contains(extra, `"activation"`) {
+		activation = ""
+	}
 	manifest := `{"id":"dev.escouade.fake","name":"fake","version":"1.0.0","escouade":{"api":"1"},` +
-		`"run":{"command":["./fake"]},"activation":["onCall"]` + extra + `}`
+		`"run":{"command":["./fake"]}` + activation + extra + `}`
 	if err := os.WriteFile(filepath.Join(dir, "escouade-plugin.json"), []byte(manifest), 0o600); err != nil {
 		t.Fatal(err)
 	}

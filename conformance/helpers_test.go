@@ -72,3 +72,5 @@ func (w *testWriter) Write(p []byte) (int, error) {
 	*w = append(*w, p...)
 	return len(p), nil
 }
+
+func timeParse(s string) (time.Duration, error) { return time.ParseDuration(s) }

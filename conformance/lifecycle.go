@@ -121,9 +121,20 @@ func (s *session) checkChildren() []Result {
 
 func (s *session) checkStdout() []Result {
 	o := about(CheckStdout)
-	if bad := s.wire.bad(); len(bad) > 0 {
-		return []Result{o.fail("only JSON-RPC messages, one per line",
-			fmt.Sprintf("%d lines that are not: %s", len(bad), strings.Join(bad, "\n")))}
+	bad, replies := s.wire.bad(), s.wire.repliesToRefusals()
+	if len(bad) == 0 && len(replies) == 0 {
+		return []Result{o.pass("")}
 	}
-	return []Result{o.pass("")}
+	var got []string
+	if len(bad) == 1 {
+		got = append(got, "1 line that is not a JSON-RPC message: "+bad[0])
+	} else if len(bad) > 1 {
+		got = append(got, fmt.Sprintf("%d lines that are not JSON-RPC messages:\n%s", len(bad), strings.Join(bad, "\n")))
+	}
+	if len(replies) > 0 {
+		got = append(got, "it answered the bench's -32700 (id null) to such a line with an error of its own, "+
+			"which answers nothing: a response, a message without \"method\", gets no answer:\n"+strings.Join(replies, "\n"))
+	}
+	return []Result{o.fail("only JSON-RPC messages, one per line", strings.Join(got, "\n"))}
 }
+

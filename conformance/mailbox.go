@@ -77,3 +77,12 @@ func (m *mailbox) take(deadline <-chan time.Time) (received, error) {
 		}
 	}
 }
+
+// drain returns the lines nobody took, without waiting.
+func (m *mailbox) drain() []received {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	lines := m.lines
+	m.lines = nil
+	return lines
+}

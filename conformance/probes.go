@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -54,13 +55,18 @@ func (s *session) checkInitialize() []Result {
 	expected := fmt.Sprintf(`{"protocolVersion":1,"capabilities":{…}} within %s`, protocol.FormatDuration(d))
 	id := s.newID()
 	if err := s.send(request(id, methodInitialize, s.initializeParams())); err != nil {
-		return []Result{o.fail(expected, "the bench could not write to its stdin: "+err.Error())}
+		return []Result{o.fail(expected, s.writeFailure(err))}
 	}
 	got := s.await([]string{id}, d)
 	ans := got.answers[id]
 	switch {
 	case ans == nil && got.err == errTimeout && len(got.foreign) == 0:
-		return []Result{o.fail(expected, "no answer to initialize within "+protocol.FormatDuration(d))}
+		s.initID = id
+		text := "no answer to initialize within " + protocol.FormatDuration(d)
+		if s.wire.linesSeen() == 0 {
+			text += "; nothing at all came on its stdout (if it answered, its stdout may be buffered: flush it after each line)"
+		}
+		return []Result{o.fail(expected, text)}
 	case ans == nil:
 		return []Result{o.fail(expected, got.describeMissing(methodInitialize, []string{id}, d))}
 	case ans.Error != nil:
@@ -76,7 +82,8 @@ func (s *session) checkInitialize() []Result {
 }
 
 // versionProblem says why an initialize result is refused, in the host's
-// words, or "".
+// words, or "". A version that is not a number is named with its JSON
+// type, so that "1" (a string) never reads as the 1 it is not.
 func versionProblem(result json.RawMessage) string {
 	var members map[string]json.RawMessage
 	if json.Unmarshal(result, &members) != nil {
@@ -86,11 +93,40 @@ func versionProblem(result json.RawMessage) string {
 	if !ok || string(v) == "null" {
 		return "its answer to initialize has no protocol version"
 	}
-	if string(v) != fmt.Sprint(protocol.Version) {
-		return fmt.Sprintf("it speaks version %s of the protocol; this Escouade speaks version %d",
-			strings.Trim(string(v), `"`), protocol.Version)
+	if string(v) == fmt.Sprint(protocol.Version) {
+		return ""
 	}
-	return ""
+	if kind := jsonKind(v); kind != "a number" {
+		return fmt.Sprintf("its answer to initialize gives protocolVersion as %s, %s; this Escouade speaks version %d, a number",
+			kind, excerpt(v), protocol.Version)
+	}
+	var n int64
+	if json.Unmarshal(v, &n) != nil {
+		return fmt.Sprintf("its answer to initialize gives protocolVersion as %s, not an integer; this Escouade speaks version %d",
+			excerpt(v), protocol.Version)
+	}
+	return fmt.Sprintf("it speaks version %d of the protocol; this Escouade speaks version %d", n, protocol.Version)
+}
+
+// jsonKind names the JSON type of a value, as a reader says it.
+func jsonKind(v json.RawMessage) string {
+	t := bytes.TrimSpace(v)
+	if len(t) == 0 {
+		return "nothing"
+	}
+	switch t[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
 }
 
 func (s *session) checkIDs() []Result {
@@ -99,7 +135,7 @@ func (s *session) checkIDs() []Result {
 	expected := fmt.Sprintf("answers with the ids %s and %s, byte for byte", stringID, bigID)
 	for _, id := range []string{stringID, bigID} {
 		if err := s.send(request(id, methodIDs, emptyParams)); err != nil {
-			return []Result{o.fail(expected, "the bench could not write to its stdin: "+err.Error())}
+			return []Result{o.fail(expected, s.writeFailure(err))}
 		}
 		got := s.await([]string{id}, d)
 		if got.err != nil {
@@ -118,7 +154,7 @@ func (s *session) checkBatch() []Result {
 	err := s.sendBatch(request(a, methodBatch, emptyParams), notification(methodEvent, emptyParams),
 		request(b, methodBatch, emptyParams))
 	if err != nil {
-		return []Result{o.fail(expected, "the bench could not write to its stdin: "+err.Error())}
+		return []Result{o.fail(expected, s.writeFailure(err))}
 	}
 	got := s.await(ids, d)
 	if got.err != nil {
@@ -158,11 +194,15 @@ func (s *session) checkNotificationBatch() []Result {
 	err := s.sendBatch(notification(methodEvent, emptyParams), notification(methodEvent, emptyParams))
 	if err != nil {
 		stop()
-		return []Result{o.fail(expected, "the bench could not write to its stdin: "+err.Error())}
+		return []Result{o.fail(expected, s.writeFailure(err))}
 	}
 	s.wait(s.opts.QuietWait)
-	if heard := stop(); len(heard) > 0 {
+	heard, junk := stop()
+	switch {
+	case len(heard) > 0:
 		return []Result{o.fail(expected, strings.Join(heard, "\n"))}
+	case junk:
+		return []Result{o.follows(CheckStdout, "in its window the program wrote a line that is not JSON, counted there")}
 	}
 	return []Result{o.pass("")}
 }
@@ -174,7 +214,7 @@ func (s *session) checkConcurrent() []Result {
 	ids := []string{a, b}
 	expected := fmt.Sprintf("answers to ids %s and %s, written together, in any order", a, b)
 	if err := s.send(request(a, methodConcurrent, emptyParams), request(b, methodConcurrent, emptyParams)); err != nil {
-		return []Result{o.fail(expected, "the bench could not write to its stdin: "+err.Error())}
+		return []Result{o.fail(expected, s.writeFailure(err))}
 	}
 	got := s.await(ids, d)
 	if got.err != nil {
@@ -222,7 +262,7 @@ func (s *session) checkDelay() []Result {
 func (s *session) callOne(method string, params any, d time.Duration) (*jsonrpc.Message, string) {
 	id := s.newID()
 	if err := s.send(request(id, method, params)); err != nil {
-		return nil, "the bench could not write to its stdin: " + err.Error()
+		return nil, s.writeFailure(err)
 	}
 	got := s.await([]string{id}, d)
 	switch {

@@ -23,6 +23,9 @@ type Result struct {
 	Expected string `json:"expected,omitempty"`
 	Got      string `json:"got,omitempty"`
 	Fix      string `json:"fix,omitempty"`
+	// FollowsFrom names the check whose failure this row follows from: the
+	// row is skipped and not counted, its fault being counted once there.
+	FollowsFrom string `json:"followsFrom,omitempty"`
 }
 
 // Report is the outcome of a bench run over one plugin.
@@ -81,6 +84,14 @@ func (o outcome) pass(detail string) Result {
 
 func (o outcome) skip(why string) Result {
 	return Result{Check: o.check.Name, Title: o.check.Title, Status: Skip, Detail: why}
+}
+
+// follows is a row skipped because what it saw comes from the failure of
+// the check named root, where that failure is counted.
+func (o outcome) follows(root, why string) Result {
+	r := o.skip("follows from " + root + ": " + why)
+	r.FollowsFrom = root
+	return r
 }
 
 func (o outcome) fail(expected, got string) Result {

@@ -14,7 +14,11 @@ func (s *session) playScenarios() []Result {
 	}
 	results := make([]Result, 0, len(s.bench.Scenarios))
 	for _, sc := range s.bench.Scenarios {
-		results = append(results, s.play(sc))
+		if s.crashedIn != "" {
+			results = append(results, outcome{Check{Name: ScenarioPrefix + sc.Name, Title: "call " + sc.Call}}.skip(s.crashSkip()))
+			continue
+		}
+		results = append(results, s.noteCrash([]Result{s.play(sc)})...)
 	}
 	return results
 }

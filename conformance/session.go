@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,6 +30,12 @@ type session struct {
 	nextID      int64
 	exitedAlone bool // the program exited by itself after shutdown
 	stopped     bool
+	// crashedIn names the row during which the program ended before
+	// shutdown; the rows after it are skipped.
+	crashedIn string
+	// initID is the id of an initialize that got no answer in time, to
+	// tell a buffered stdout (the answer comes at exit) from silence.
+	initID string
 }
 
 // newID returns a fresh integer id, as exact JSON text.
@@ -85,6 +92,8 @@ type awaited struct {
 	lines   []received                  // the lines holding any of them, in order
 	foreign []string                    // ids of answers to nothing the bench sent
 	err     error                       // errTimeout or errEnded when some are missing
+	elapsed time.Duration               // how long the bench waited
+	early   bool                        // it stopped before the delay: the foreign answers stand for the missing ones
 }
 
 // missing returns the ids of want not answered, in order.
@@ -103,6 +112,7 @@ func (a awaited) missing(want []string) []string {
 // as ids are missing: the program re-typed or dropped them, and waiting
 // longer would only repeat it.
 func (s *session) await(ids []string, d time.Duration) awaited {
+	start := time.Now()
 	timer := time.NewTimer(d)
 	defer timer.Stop()
 	want := map[string]bool{}
@@ -110,17 +120,20 @@ func (s *session) await(ids []string, d time.Duration) awaited {
 		want[id] = true
 	}
 	a := awaited{answers: map[string]*jsonrpc.Message{}}
+	defer func() { a.elapsed = time.Since(start) }()
 	for len(a.answers) < len(ids) && len(a.foreign) < len(ids)-len(a.answers) {
 		line, err := s.wire.inbox.take(timer.C)
 		if err != nil {
 			a.err = err
+			a.elapsed = time.Since(start)
 			return a
 		}
 		a.take(line, want, s.wire.wasSent)
 	}
 	if len(a.answers) < len(ids) {
-		a.err = errTimeout
+		a.err, a.early = errTimeout, true
 	}
+	a.elapsed = time.Since(start)
 	return a
 }
 
@@ -147,21 +160,43 @@ func (a awaited) describeMissing(method string, ids []string, d time.Duration) s
 	var text string
 	switch {
 	case a.err == errEnded:
-		text = fmt.Sprintf("%s: %v before answering id %s", method, errEnded, joinIDs(missing))
+		text = fmt.Sprintf("%s: %v before answering %s", method, errEnded, joinIDs(missing))
+	case a.early:
+		// Say what really happened: the bench did not wait the delay out.
+		text = fmt.Sprintf("%s: no answer with %s; after %s answers came with %s instead, which the bench never sent",
+			method, joinIDs(missing), roughDuration(a.elapsed), joinIDs(a.foreign))
+		return text
 	default:
-		text = fmt.Sprintf("%s: no answer with id %s within %s", method, joinIDs(missing), protocol.FormatDuration(d))
+		text = fmt.Sprintf("%s: no answer with %s within %s", method, joinIDs(missing), protocol.FormatDuration(d))
 	}
 	if len(a.foreign) > 0 {
-		text += fmt.Sprintf("; answers came with id %s, which the bench never sent", joinIDs(a.foreign))
+		text += fmt.Sprintf("; answers came with %s, which the bench never sent", joinIDs(a.foreign))
 	}
 	return text
 }
 
-func joinIDs(ids []string) string {
-	if len(ids) == 1 {
-		return ids[0]
+// roughDuration writes a measured time as a person reads it: "1.7 s",
+// "40 ms", never more digits than a measure holds.
+func roughDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return "less than 1 ms"
+	case d < time.Second:
+		return protocol.FormatDuration(d.Round(time.Millisecond))
+	case d < time.Minute:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", d.Seconds()), ".0") + " s"
 	}
-	return fmt.Sprint(ids)
+	return protocol.FormatDuration(d.Round(time.Second))
+}
+
+func joinIDs(ids []string) string {
+	switch len(ids) {
+	case 0:
+		return "no id"
+	case 1:
+		return "id " + ids[0]
+	}
+	return "ids " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
 }
 
 // stderrLines keeps the last lines the program wrote on stderr.

@@ -33,6 +33,15 @@ type wire struct {
 	sent     map[string]bool // ids of the bench's calls, by exact text
 	badLines []string        // excerpts of lines that are not messages
 	quiet    *[]string       // while listening for silence, what came
+	// badInQuiet is set when a line that is not JSON came while listening
+	// for silence: it is stdout's fault, which the quiet check follows from.
+	badInQuiet bool
+	// nullRefusals counts the refusals with id null the bench wrote (to
+	// lines that were not messages); replies holds the error responses
+	// with id null the program sent back to them, as many at most.
+	nullRefusals int
+	replies      []string
+	seen         int // lines read, blank ones aside
 }
 
 func newWire(stdin io.Writer, stdout io.Reader, serve requestServer) *wire {
@@ -60,7 +69,8 @@ func (w *wire) read(stdout io.Reader) {
 		line, tooLong, err := lines.Next()
 		switch {
 		case tooLong:
-			w.noteBad("a line past the 8 MiB limit: " + string(line))
+			w.noteBad("a line past the 8 MiB limit: "+string(line), false)
+			w.countLine(1)
 			w.answerLine(false, nil, []*jsonrpc.Message{errorAnswer(jsonrpc.ID{}, jsonrpc.ErrParse)})
 		case len(line) > 0:
 			w.takeLine(line)
@@ -76,18 +86,24 @@ func (w *wire) read(stdout io.Reader) {
 func (w *wire) takeLine(line []byte) {
 	decoded := jsonrpc.DecodeLine(line)
 	var answers, requests, refusals []*jsonrpc.Message
+	nulls := 0
 	for _, item := range decoded.Items {
 		switch {
 		case item.Err != nil:
 			refusals = append(refusals, errorAnswer(item.ErrID, item.Err))
+			if item.ErrID.IsZero() {
+				nulls++
+			}
+		case item.Msg.IsResponse() && w.claimReply(item.Msg, line):
 		case item.Msg.IsResponse():
 			answers = append(answers, item.Msg)
 		default:
 			requests = append(requests, item.Msg)
 		}
 	}
+	w.countLine(nulls)
 	if len(refusals) > 0 {
-		w.noteBad(excerpt(line))
+		w.noteBad(excerpt(line), json.Valid(line))
 	} else if len(answers) > 0 && w.noteQuiet(line, answers) {
 		return
 	}
@@ -103,16 +119,48 @@ func (w *wire) takeLine(line []byte) {
 	}
 }
 
-// noteBad records a line that is not JSON-RPC, or claims it when the bench
-// is listening for silence.
-func (w *wire) noteBad(text string) {
+// noteBad records a line that is not JSON-RPC. While the bench listens for
+// silence, JSON that is not a message (such as []) is claimed as the
+// program's answer to that batch; a line that is not JSON at all stays
+// stdout's, whenever it comes.
+func (w *wire) noteBad(text string, isJSON bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.quiet != nil {
+	if w.quiet != nil && isJSON {
 		*w.quiet = append(*w.quiet, text)
 		return
 	}
+	if w.quiet != nil {
+		w.badInQuiet = true
+	}
 	w.badLines = append(w.badLines, text)
+}
+
+// countLine counts a line read and the refusals with id null the bench
+// is about to write for it, before they are written, so that a reply to
+// them is known as such when it comes.
+func (w *wire) countLine(nullRefusals int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.seen++
+	w.nullRefusals += nullRefusals
+}
+
+// claimReply takes an error response with id null as the program's reply
+// to a refusal of the bench, when one is still unanswered: it answers no
+// call, and is the fault of the line the bench refused, not of the check
+// waiting at that time.
+func (w *wire) claimReply(m *jsonrpc.Message, line []byte) bool {
+	if !m.ID.IsZero() || m.Error == nil {
+		return false
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.replies) >= w.nullRefusals {
+		return false
+	}
+	w.replies = append(w.replies, excerpt(line))
+	return true
 }
 
 // noteQuiet claims an answer line that came while listening for silence,
@@ -186,18 +234,20 @@ func (w *wire) markSent(ids ...string) {
 	}
 }
 
-// listenQuietly starts claiming every answer and every bad line; the
-// returned function stops it and returns what came.
-func (w *wire) listenQuietly() func() []string {
+// listenQuietly starts claiming every answer and every line of JSON that
+// is not a message; the returned function stops it and returns what came,
+// and whether a line that is not JSON came meanwhile.
+func (w *wire) listenQuietly() func() ([]string, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	heard := []string{}
 	w.quiet = &heard
-	return func() []string {
+	w.badInQuiet = false
+	return func() ([]string, bool) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.quiet = nil
-		return heard
+		return heard, w.badInQuiet
 	}
 }
 
@@ -206,6 +256,21 @@ func (w *wire) bad() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return append([]string(nil), w.badLines...)
+}
+
+// repliesToRefusals returns the error responses the program sent back to
+// the bench's refusals of its lines.
+func (w *wire) repliesToRefusals() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.replies...)
+}
+
+// linesSeen counts the lines the program wrote so far.
+func (w *wire) linesSeen() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.seen
 }
 
 // answerOf builds the answer to a request from what serving it returned.

@@ -1,0 +1,116 @@
+package conformance
+
+import (
+	"fmt"
+	"strings"
+)
+
+// crashFix replaces a check's own fix when the program ended during it:
+// the check's advice would send the author after the wrong fault.
+const crashFix = "keep the program running until shutdown or the end of its stdin: find in its stderr (below) why it ended, " +
+	"and answer an error (-32603) to a call it cannot serve rather than exit"
+
+// ended reports, without waiting, whether the program is gone or its
+// stdout ended.
+func (s *session) ended() bool {
+	select {
+	case <-s.prog.Done():
+		return true
+	case <-s.wire.readerDone():
+		return true
+	default:
+		return false
+	}
+}
+
+// crashed reports whether the program ended before the bench asked it to.
+// Once its stdout ended it is given a grace to be reaped, so that its exit
+// status can be told.
+func (s *session) crashed() bool {
+	if s.exitedAlone || s.stopped || !s.ended() {
+		return false
+	}
+	s.exitWithin(s.opts.StopGrace)
+	return true
+}
+
+// exitText says how the program ended: "exit code 3", "signal killed".
+func (s *session) exitText() string {
+	select {
+	case <-s.prog.Done():
+		return s.prog.Exit().String()
+	default:
+		return "its stdout closed"
+	}
+}
+
+// writeFailure says why a call could not be written: most often the
+// program already ended, which "broken pipe" would hide.
+func (s *session) writeFailure(err error) string {
+	if s.ended() {
+		s.exitWithin(s.opts.StopGrace)
+		return fmt.Sprintf("the program had already ended (%s) when the bench wrote its call", s.exitText())
+	}
+	return "the bench could not write to its stdin: " + err.Error()
+}
+
+// noteCrash looks, after a check, for a program that ended before
+// shutdown. The first check to see it carries the fault: a failure of its
+// own gets the exit and the crash's fix; a pass becomes that failure, as
+// ending is the fault. Later rows are skipped (see play).
+func (s *session) noteCrash(results []Result) []Result {
+	if s.crashedIn != "" || len(results) == 0 || !s.crashed() {
+		return results
+	}
+	i := len(results) - 1
+	for j, res := range results {
+		if res.Status == Fail {
+			i = j
+			break
+		}
+	}
+	res := &results[i]
+	s.crashedIn = res.Check
+	how := fmt.Sprintf("the program ended (%s) during this check, before shutdown", s.exitText())
+	if last := s.stderr.last(); len(last) > 0 {
+		how += "; its last stderr line: " + last[len(last)-1]
+	}
+	if res.Status != Fail {
+		res.Status, res.Detail = Fail, ""
+		res.Expected = "the program running until shutdown"
+		res.Got = how
+	} else {
+		res.Got = strings.TrimSpace(res.Got + "\n" + how)
+	}
+	res.Fix = crashFix
+	return results
+}
+
+// crashSkip is the detail of a row skipped after a crash.
+func (s *session) crashSkip() string {
+	return "the program crashed during " + s.crashedIn
+}
+
+// noteBufferedInit amends a timed-out initialize whose answer came once
+// the bench closed the program's stdin: the program answered, but its
+// stdout is buffered and only flushed at exit.
+func (s *session) noteBufferedInit(r *Report) {
+	if s.initID == "" {
+		return
+	}
+	for _, line := range s.wire.inbox.drain() {
+		for _, ans := range line.answers {
+			if ans.ID.String() != s.initID {
+				continue
+			}
+			for i := range r.Results {
+				if r.Results[i].Check == CheckInitialize && r.Results[i].Status == Fail {
+					before, _, _ := strings.Cut(r.Results[i].Got, ";")
+					r.Results[i].Got = before + "; its answer came only when the bench closed its stdin, " +
+						"as the program exited: its stdout is buffered, so nothing it writes reaches the host until it flushes"
+				}
+			}
+			return
+		}
+	}
+}
