@@ -17,7 +17,7 @@ import (
 // nothing to test after it (no handshake); an always step still runs then,
 // as it judges what already happened.
 type step struct {
-	run    func(*session) []Result
+	run       func(*session) []Result
 	skips     []string // the rows it makes, to mark skipped
 	scenarios bool     // it makes the rows of escouade-bench.json
 	ground    bool

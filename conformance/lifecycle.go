@@ -137,4 +137,3 @@ func (s *session) checkStdout() []Result {
 	}
 	return []Result{o.fail("only JSON-RPC messages, one per line", strings.Join(got, "\n"))}
 }
-
