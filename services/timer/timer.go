@@ -9,6 +9,15 @@
 //	defer svc.Close() // the instance ended: no timer fires after this
 //	handlers := svc.Methods() // "timer/set", "timer/clear"
 //
+// The host makes one per instance of a module program through its
+// ModuleServices, and closes it when the instance ends:
+//
+//	host.Options{ModuleServices: []host.ServiceMaker{
+//		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
+//			return timersvc.New(timersvc.Config{Peer: env.Peer, Journal: env.Journal}), nil
+//		},
+//	}}
+//
 // Rules:
 //
 //   - A delay under 10 ms is raised to 10 ms (MinDelay).
