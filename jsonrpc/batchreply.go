@@ -17,7 +17,7 @@ import (
 // shortest error is refused whole, before anything is served.
 func (c *Conn) serveBatch(items []Item, lineBytes int) {
 	reply := &batchReply{conn: c, limit: int64(c.limits.writeLine), lineBytes: int64(lineBytes)}
-	var requests []*Message
+	var requests, responses []*Message
 	fixed := int64(2) // the brackets
 	for _, item := range items {
 		switch m := item.Msg; {
@@ -26,7 +26,7 @@ func (c *Conn) serveBatch(items []Item, lineBytes int) {
 			fixed += int64(answerSize(&answer)) + 1
 			reply.answers = append(reply.answers, answer)
 		case m.IsResponse():
-			c.deliver(m)
+			responses = append(responses, m)
 		case m.IsNotification():
 			c.queueNotification(m)
 		default:
@@ -34,6 +34,7 @@ func (c *Conn) serveBatch(items []Item, lineBytes int) {
 			fixed += int64(c.tooLongSize(m.ID)) + 1
 		}
 	}
+	c.deliverAll(responses)
 	if len(reply.answers)+len(requests) == 0 {
 		return // a batch of notifications and answers only gets nothing
 	}

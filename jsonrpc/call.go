@@ -97,6 +97,11 @@ func (c *Conn) unregister(call *pendingCall) {
 // the call: it must not be used after.
 func (c *Conn) wait(ctx context.Context, call *pendingCall) (json.RawMessage, error) {
 	defer c.state.releaseCall(call)
+	select {
+	case out := <-call.answer: // already read, as in a batch's answer
+		return out.result, out.err
+	default:
+	}
 	if out, ok := c.readOwnAnswer(ctx, call); ok {
 		return out.result, out.err
 	}

@@ -176,6 +176,40 @@ func (c *Conn) deliver(m *Message) {
 	}
 }
 
+// deliverAll is deliver for the answers of a batch, their calls found
+// under one lock.
+func (c *Conn) deliverAll(answers []*Message) {
+	if len(answers) == 0 {
+		return
+	}
+	type found struct {
+		call       *pendingCall
+		lateMethod string
+		late       bool
+	}
+	founds := make([]found, len(answers))
+	c.state.update(func(s *connState) {
+		for i, m := range answers {
+			if n, ok := m.ID.int64Value(); ok {
+				f := &founds[i]
+				f.call, f.lateMethod, f.late = s.settleLocked(n)
+			}
+		}
+	})
+	for i, m := range answers {
+		switch f := founds[i]; {
+		case m.ID.IsZero():
+			c.event(Event{Kind: EventPeerError, Text: m.Error.Message, Err: m.Error})
+		case f.call != nil:
+			f.call.answer <- answerOutcome(m)
+		case f.late:
+			c.event(Event{Kind: EventLate, Method: f.lateMethod, ID: m.ID, Err: m.Error})
+		default:
+			c.event(Event{Kind: EventUnknownResponse, ID: m.ID, Err: m.Error})
+		}
+	}
+}
+
 // answerOutcome turns a response into what its call returns.
 func answerOutcome(m *Message) outcome {
 	if m.Error != nil {

@@ -150,15 +150,19 @@ func (c *Conn) settle(id ID) (call *pendingCall, lateMethod string, late bool) {
 	if !ok {
 		return nil, "", false
 	}
-	c.state.update(func(s *connState) {
-		if call = s.pending[n]; call != nil {
-			s.forgetCall(call)
-			s.token.delivered++
-			return
-		}
-		lateMethod, late = s.late.forget(n)
-	})
+	c.state.update(func(s *connState) { call, lateMethod, late = s.settleLocked(n) })
 	return call, lateMethod, late
+}
+
+// settleLocked is settle for the integer id n; s.mu is held.
+func (s *connState) settleLocked(n int64) (call *pendingCall, lateMethod string, late bool) {
+	if call = s.pending[n]; call != nil {
+		s.forgetCall(call)
+		s.token.delivered++
+		return call, "", false
+	}
+	lateMethod, late = s.late.forget(n)
+	return nil, lateMethod, late
 }
 
 // forgetCall removes a call from pending and from its deadline list.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -58,8 +59,19 @@ type ratioPlan struct {
 	batches    int // batches per throughput sample
 }
 
+// roundsEnv, when set, is the number of rounds TestReportRatios takes.
+const roundsEnv = "ESCOUADE_PERF_ROUNDS"
+
+// sampleBudget bounds one sample of a slow side: it stops after this
+// long with what it measured, at least one operation.
+const sampleBudget = 150 * time.Millisecond
+
 func defaultPlan() ratioPlan {
-	return ratioPlan{rounds: 21, warmup: 300, roundTrips: 1000, batches: 40}
+	plan := ratioPlan{rounds: 21, warmup: 300, roundTrips: 1000, batches: 40}
+	if n, err := strconv.Atoi(os.Getenv(roundsEnv)); err == nil && n > 0 {
+		plan.rounds = n
+	}
+	return plan
 }
 
 // sideResult is one side's medians over the rounds.
@@ -120,10 +132,10 @@ func measureInterleaved(t *testing.T, specs []rigSpec, plan ratioPlan) []sideRes
 	for round := range plan.rounds {
 		for step := range specs {
 			k := (round + step) % len(specs)
-			took := mustRun(t, specs[k].name, plan.roundTrips, sides[k].roundTrip)
-			all[k].latencies = append(all[k].latencies, took/time.Duration(plan.roundTrips))
-			took = mustRun(t, specs[k].name, plan.batches, sides[k].batch)
-			all[k].rates = append(all[k].rates, float64(plan.batches*batchSize)/took.Seconds())
+			took, n := sample(t, specs[k].name, plan.roundTrips, sides[k].roundTrip)
+			all[k].latencies = append(all[k].latencies, took/time.Duration(n))
+			took, n = sample(t, specs[k].name, plan.batches, sides[k].batch)
+			all[k].rates = append(all[k].rates, float64(n*batchSize)/took.Seconds())
 		}
 	}
 	results := make([]sideResult, len(specs))
@@ -161,6 +173,21 @@ func mustRun(t *testing.T, side string, n int, op func() error) time.Duration {
 		}
 	}
 	return time.Since(start)
+}
+
+// sample runs op up to n times, stopping early once sampleBudget has
+// passed, and returns how long the runs took and how many there were.
+func sample(t *testing.T, side string, n int, op func() error) (time.Duration, int) {
+	t.Helper()
+	start := time.Now()
+	for done := 1; ; done++ {
+		if err := op(); err != nil {
+			t.Fatalf("%s: %v", side, err)
+		}
+		if took := time.Since(start); done == n || took > sampleBudget {
+			return took, done
+		}
+	}
 }
 
 // median is the middle of the samples (the upper one of an even count).
