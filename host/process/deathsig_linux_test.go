@@ -71,17 +71,8 @@ func awaitPidfd(t *testing.T, fd int, what string) {
 // Start must not start it from the caller's thread.
 func TestProgramOutlivesTheThreadThatStartedIt(t *testing.T) {
 	spec := fakeSpec(t, "echo")
-	type started struct {
-		p   *Process
-		tid int
-		err error
-	}
 	ch := make(chan started, 1)
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
-		p, err := Start(spec)
-		ch <- started{p, unix.Gettid(), err}
-	}()
+	go startLocked(spec, ch)
 	s := <-ch
 	if s.err != nil {
 		t.Fatal(s.err)
@@ -95,6 +86,26 @@ func TestProgramOutlivesTheThreadThatStartedIt(t *testing.T) {
 	if got := nextLine(t, lines); got != "still here" {
 		t.Fatalf("program answered %q", got)
 	}
+}
+
+type started struct {
+	p   *Process
+	tid int
+	err error
+}
+
+// startLocked starts spec from a goroutine locked to a thread other than
+// the main one, which ends with it. The main thread is never ended, only
+// parked: a test on it would prove nothing, so there it hands over to
+// another goroutine.
+func startLocked(spec Spec, ch chan<- started) {
+	runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+	if unix.Gettid() == os.Getpid() {
+		go startLocked(spec, ch)
+		return
+	}
+	p, err := Start(spec)
+	ch <- started{p, unix.Gettid(), err}
 }
 
 // waitThreadGone waits for the thread tid of this process to end. Nothing

@@ -7,9 +7,12 @@
 // everything it started.
 //
 // Stopping escalates: stdin is closed (a plugin that reads its stdin to the
-// end exits by itself), then after a grace the whole group is asked to
-// terminate, then after another grace it is killed. Whatever the leader left
-// behind is always killed at the end, so a plugin never outlives its stop.
+// end exits by itself), then after a grace everything the program started
+// is asked to terminate, then after another grace it is all killed. A Stop
+// whose context is marked by transport.Asked (the program was sent shutdown
+// and had its delay) skips the first grace: SIGTERM goes with the closing
+// of stdin. Whatever the program left behind is always killed at the end,
+// so a plugin never outlives its stop.
 //
 //	p, err := process.Start(process.Spec{
 //		Dir:     pluginDir,
@@ -24,11 +27,41 @@
 //
 // # Platforms
 //
-// Linux and macOS (every Unix): the program leads its own process group
-// (Setpgid), and signals go to the whole group. A child that moves itself to
-// another group or session (setsid, a daemonising double fork) escapes the
-// group and is not signalled; it is still counted by Memory while it
-// descends from the program. A host killed before it could stop its
+// Linux: the program leads its own process group (Setpgid) and gets SIGKILL
+// when the host dies (Pdeathsig). Start also adds TokenEnv to its
+// environment, a random token that every process it starts inherits, and
+// makes the host process a child subreaper (prctl PR_SET_CHILD_SUBREAPER),
+// once, at its first Start. So a process that leaves the group (setsid,
+// setpgid) or whose parent ends (a daemon's double fork) is adopted by the
+// host rather than by init, and is still known as the program's: by its
+// token, read once from /proc/<pid>/environ, or because it was seen in the
+// program's tree or group before. Stop signals the group and each such
+// process (through a pidfd checked against the process's start time, so a
+// reused pid is never hit), kills again what was started meanwhile, waits
+// until all are gone and reaps those the host adopted, each by its own pid:
+// never a wait for any child, which would take the statuses os/exec and
+// other code of the host wait for. Memory counts them all.
+//
+// Being the subreaper is process-wide: the app that embeds the host adopts
+// the orphans of all its children, not only of plugins. The host reaps
+// those of plugins, and any process it saw adopted (its parent changed to
+// the host between two reads of the process table) once it ends; an orphan
+// of another child of the app that is adopted and ends between two reads
+// stays a zombie until the app exits (it holds only a pid). The limits that
+// remain: Pdeathsig is only the program's, so when the host is killed
+// (SIGKILL, a crash) what left the program's group outlives it, adopted by
+// init, with its stdin closed; a process that both clears its environment
+// and leaves the tree before the host reads the table is not found; and a
+// program that starts processes faster than they are killed is killed in
+// rounds, eight at most.
+//
+// macOS and the other Unix systems: the program leads its own process
+// group, and signals go to the whole group and to every process of its
+// tree that ps lists. There is no subreaper, no Pdeathsig and no readable
+// environment of another process: a child that moves itself to another
+// group or session and whose parent then ends (a daemonising double fork)
+// escapes and is neither signalled nor counted; while it descends from the
+// program, it is counted and killed. A host killed before it could stop its
 // plugins leaves their programs running; each then sees the end of its
 // stdin, which a plugin of the protocol takes as the signal to exit.
 //
@@ -40,10 +73,12 @@
 // Windows has no SIGTERM: Stop closes stdin, waits the grace, then
 // terminates the job. A program ended that way reports Signal "killed".
 //
-// Memory: on Linux it is read from /proc (every process whose parent chain
-// leads to the program or that sits in its process group, resident pages ×
-// page size). On the other Unix systems there is no /proc: it runs
-// `ps -A -o pid= -o ppid= -o pgid= -o rss=` once per call, which macOS and
-// the BSDs all provide. On Windows it sums the working set of every process
-// of the job.
+// Memory: on Linux it is read from /proc (the program's tree, its group and
+// the processes known as its, resident pages × page size). One read of the
+// process table serves every Process that asks within half a second, and
+// stops under way at once share their reads, so watching or stopping many
+// plugins costs a few reads, not one each. On the other Unix systems there
+// is no /proc: it runs `ps -A -o pid= -o ppid= -o pgid= -o rss=`, shared
+// the same way, which macOS and the BSDs all provide. On Windows it sums the
+// working set of every process of the job.
 package process

@@ -16,7 +16,8 @@ import (
 // to release; its programs are stopped by the host first.
 type Transport struct {
 	// Grace is each step of stopping a program (stdin closed, then SIGTERM,
-	// then SIGKILL); default 500 ms.
+	// then SIGKILL); default 500 ms. A Stop after shutdown
+	// (transport.Asked) has one step: SIGTERM at once, then SIGKILL.
 	Grace time.Duration
 }
 
@@ -75,8 +76,9 @@ func (p *program) Exit() transport.Exit {
 	}
 }
 
-// Stop stops the program and its whole group (stdin, TERM, KILL, each
-// after the grace, cut short by ctx), returning once they are gone.
+// Stop stops the program and all it started (stdin, TERM, KILL, each after
+// the grace, cut short by ctx; TERM at once when ctx is marked by
+// transport.Asked), returning once they are gone.
 func (p *program) Stop(ctx context.Context) error {
 	p.Process.Stop(ctx, p.grace)
 	return nil
