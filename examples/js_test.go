@@ -10,12 +10,14 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/conformance"
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
@@ -478,6 +480,60 @@ func readLines(t *testing.T, m *manifest.Manifest, stdout io.Reader, stderr fmt.
 		}
 	}()
 	return lines
+}
+
+// TestJSConformance plays the conformance bench of escouade-plugin test
+// against each JS example, in WASM and under node: what a host relies on,
+// and hello-js's own scenarios (escouade-bench.json).
+func TestJSConformance(t *testing.T) {
+	for _, run := range jsRuns {
+		for _, dir := range []string{"hello-js", "hand-js"} {
+			t.Run(run.name+"/"+dir, func(t *testing.T) {
+				if why := run.skip(); why != "" {
+					t.Skip(why)
+				}
+				opts := conformance.Options{}
+				if run.name == "wasm" {
+					opts.Transports = map[manifest.RunKind]transport.Transport{manifest.RunJS: wasmTransport(t)}
+				} else {
+					dir = asProcessFolder(t, run, dir)
+				}
+				report := conformance.Run(context.Background(), dir, opts)
+				if !report.OK() {
+					var text strings.Builder
+					report.WriteText(&text)
+					t.Errorf("%s:\n%s", report.Summary(), text.String())
+				}
+			})
+		}
+	}
+}
+
+// asProcessFolder copies an example's folder with the manifest run
+// rewrites (its run the node command), for what loads a folder.
+func asProcessFolder(t *testing.T, run jsRun, dir string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), dir)
+	if err := os.CopyFS(dst, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, manifest.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["run"] = map[string]any{"command": run.manifest(loadJS(t, dir)).Run.Command}
+	out, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, manifest.FileName), out, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
 
 // BenchmarkJSEcho measures a call of the app answered by hello-js through
