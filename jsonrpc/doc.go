@@ -25,8 +25,40 @@
 // of its own. Notifications are served one at a time, in the order they
 // came, on one goroutine, so that ordered streams (log lines, chunks) keep
 // their order. A batch is answered by one array once all its requests are
-// served; a batch of notifications only gets no answer. Answers to our own
-// calls go from the reader straight to the waiting caller.
+// answered; a batch of notifications only gets no answer.
+//
+// Options.Bind hands the Conn to its owner before the first line is read,
+// so that what serves the peer can notify it from a handler or later. A
+// handler that returns ErrAsyncResponse answers later with Conn.Respond;
+// a batch holding such a request is answered once it is. A handler's
+// panic answers -32603 and is reported as EventHandlerPanic.
+//
+// # Bounds
+//
+// Whatever the peer sends, a Conn holds a bounded amount for it
+// (PROTOCOL.md §3): at most Options.MaxRequests requests served at once
+// (64), Options.MaxHeld bytes of request lines, answers waiting to be
+// written and notifications waiting to be served (16 MiB), and
+// Options.MaxNotifications notifications queued (1024). While one of them
+// bites the Conn reads nothing more, so the pipe pushes back on the peer,
+// and it reports EventBound ("reading paused: 64 requests served at once,
+// the limit"), the first time and then each time the count doubles. No
+// line longer than Options.MaxWriteLine (8 MiB) is written: an answer that
+// would be is replaced by -32004 "the answer would exceed the 8 MiB line
+// limit" (EventAnswerTooLong); in a batch, only the members whose answers
+// would not fit get it, room for it being kept for every member, and a
+// batch whose answer could not fit even then is refused whole with that
+// one error before any member is served.
+//
+// # Reading answers
+//
+// Answers to our own calls go from whoever reads them straight to the
+// waiting caller. On a stream whose reads can be interrupted (a pipe
+// *os.File, a net.Conn), a caller whose call is not yet answered reads the
+// stream itself when nobody else does, as a bare program reading its pipe
+// would, instead of waiting for a reader goroutine to wake it: with two
+// scheduler threads that wake is a thread woken on the other core for
+// every call. A background reader takes over when nobody calls (token.go).
 //
 // # Ids
 //
@@ -54,19 +86,13 @@
 // # Performance
 //
 // BenchmarkRoundTrip times one call between two Conns over os.Pipe pairs;
-// BenchmarkPipeEcho is a raw echo of the same line over the same pipes, and
-// BenchmarkPipeEchoHandoffs adds the two goroutine handoffs this design
-// makes (reader to handler, reader to caller) without any JSON:
+// BenchmarkPipeEcho is a raw echo of the same line over the same pipes;
+// BenchmarkDecodeLine decodes a request and a batch of 100 (one pass over
+// the line, three allocations for either). The module in perf/ measures
+// the whole host against the raw pipe and its peers; docs/PERFORMANCE.md
+// holds the results.
 //
-//	go test -run '^$' -bench 'RoundTrip|PipeEcho' -benchmem -cpu 1,2 ./jsonrpc
-//
-// The goal of staying within 1.5 times the raw echo is not met everywhere.
-// On the shared two-core machine this was built on, the round trip took
-// about 1.5 to 1.9 times the echo with GOMAXPROCS=1 and about 2 times with
-// GOMAXPROCS=2, where the handoffs alone already cost 1.2 and 1.4 times:
-// the rest is decoding, encoding and 12 small allocations per call (JSON
-// work is about 0.8 µs of a 7 to 10 µs round trip). Numbers there varied
-// by tens of percent from run to run.
+//	go test -run '^$' -bench 'RoundTrip|PipeEcho|DecodeLine' -benchmem ./jsonrpc
 //
 // # Example
 //
