@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 
@@ -106,14 +107,26 @@ func startStream(w http.ResponseWriter) (http.Flusher, bool) {
 	return f, true
 }
 
-// streamStates follows every plugin's state.
+// streamStates follows every plugin's state: first the state of each now,
+// read once subscribed, so that a change between the page and its stream
+// is not missed; then each change as it happens, in order.
 func (s *Server) streamStates(w http.ResponseWriter, r *http.Request) {
 	ch, cancel := s.states.subscribe()
 	defer cancel()
+	reg, err := registry.Open(s.home)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
 	f, ok := startStream(w)
 	if !ok {
 		return
 	}
+	for _, en := range reg.List() {
+		data, _ := json.Marshal(s.rowOf(en).State)
+		w.Write(sse("state", string(data)))
+	}
+	f.Flush()
 	for {
 		select {
 		case msg, open := <-ch:

@@ -1,6 +1,10 @@
 package web
 
 import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -92,4 +96,37 @@ func TestBrokerNeverBlocks(t *testing.T) {
 	if _, open := <-late; open {
 		t.Error("a stream opened after close is open")
 	}
+}
+
+// A page's stream starts with the state of each plugin now: a change made
+// between the page and its stream is not lost.
+func TestStateStreamStartsWithEachState(t *testing.T) {
+	v := installedView(t)
+	v.call("fixture/pid", nil) // ready before the stream opens
+	req, _ := http.NewRequest(http.MethodGet, v.base+"/events", nil)
+	req.Header.Set(SecretHeader, v.srv.Secret())
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if ct := res.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("Content-Type %q", ct)
+	}
+	sc := bufio.NewScanner(res.Body)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var st stateView
+		if err := json.Unmarshal([]byte(data), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.ID != fixtureID || st.State != "ready" || st.Label != "Ready" || st.PID == 0 {
+			t.Errorf("first state %+v, want %s ready with its pid", st, fixtureID)
+		}
+		return
+	}
+	t.Fatalf("the stream ended first: %v", sc.Err())
 }
