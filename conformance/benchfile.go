@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"unicode/utf8"
 )
 
 // BenchFileName is the file of scripted scenarios beside a manifest.
@@ -46,77 +48,186 @@ type ExpectedError struct {
 	Message *string `json:"message,omitempty"`
 }
 
+// BenchFileDocs is where the format of escouade-bench.json is described,
+// named in every refusal of one.
+const BenchFileDocs = `docs/CLI.md, "Scenarios: escouade-bench.json"`
+
 // LoadBenchFile reads DIR/escouade-bench.json; a folder without one gives
-// nil and no error.
+// nil and no error. A refusal names the file's path, the line and column,
+// the scenario and the field, and the fix.
 func LoadBenchFile(dir string) (*BenchFile, error) {
-	f, err := os.Open(filepath.Join(dir, BenchFileName))
+	path := filepath.Join(dir, BenchFileName)
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: cannot be read: %w", path, unwrapPath(err))
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, maxBenchFile+1))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", BenchFileName, err)
+		return nil, fmt.Errorf("%s: cannot be read: %w", path, unwrapPath(err))
 	}
 	if len(data) > maxBenchFile {
-		return nil, fmt.Errorf("%s: larger than %d bytes", BenchFileName, maxBenchFile)
+		return nil, fmt.Errorf("%s: larger than %d bytes (fix: keep it under 1 MiB: it holds calls, not data)", path, maxBenchFile)
 	}
 	b, err := DecodeBenchFile(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", BenchFileName, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
 }
 
+// unwrapPath drops the path an os error repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // DecodeBenchFile decodes and checks the bytes of escouade-bench.json.
-// Unknown members are refused, so a typo cannot make a scenario pass.
+// Unknown members are refused, so a typo cannot make a scenario pass. An
+// error is a *BenchFileError.
 func DecodeBenchFile(data []byte) (*BenchFile, error) {
+	pos, err := positions(data)
+	if err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, &BenchFileError{Line: 1, Column: 1, Message: "is not JSON", Fix: "write one JSON object"}
+	}
+	if err := checkBenchShape(doc, &benchPlace{data: data, pos: pos}); err != nil {
+		return nil, err
+	}
 	var b BenchFile
-	if err := dec.Decode(&b); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("data after the JSON object")
-	}
-	if err := b.check(); err != nil {
-		return nil, err
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, &BenchFileError{Line: 1, Column: 1, Message: "does not hold", Fix: "see " + BenchFileDocs}
 	}
 	return &b, nil
 }
 
-func (b *BenchFile) check() error {
-	seen := map[string]bool{}
-	for i, s := range b.Scenarios {
-		if err := s.check(); err != nil {
-			return fmt.Errorf("/scenarios/%d: %w", i, err)
-		}
-		if seen[s.Name] {
-			return fmt.Errorf("/scenarios/%d: name %q is given twice", i, s.Name)
-		}
-		seen[s.Name] = true
-	}
-	return nil
+// BenchFileError is a refusal of escouade-bench.json: where it is, what
+// is wrong and the fix.
+type BenchFileError struct {
+	Line, Column int
+	Pointer      string // JSON pointer of the field, "" for the file
+	Scenario     string // "scenario 0 (\"echo\")" when inside one
+	Message      string
+	Fix          string
 }
 
-func (s Scenario) check() error {
-	switch {
-	case s.Name == "":
-		return errors.New("name: is required")
-	case s.Call == "":
-		return errors.New("call: is required (the method to call)")
-	case !isParams(s.Params):
-		return errors.New("params: must be an object or an array")
-	case s.Expect != nil && len(s.Expect.Result) > 0 && s.Expect.Error != nil:
-		return errors.New("expect: give result or error, not both")
-	case s.Expect != nil && len(s.Expect.Result) == 0 && s.Expect.Error == nil:
-		return errors.New("expect: give result or error")
+func (e *BenchFileError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "line %d, column %d: ", e.Line, e.Column)
+	if e.Scenario != "" {
+		b.WriteString(e.Scenario + ": ")
 	}
-	return nil
+	if e.Pointer != "" {
+		b.WriteString(e.Pointer + ": ")
+	}
+	b.WriteString(e.Message)
+	fmt.Fprintf(&b, " (fix: %s; the format: %s)", e.Fix, BenchFileDocs)
+	return b.String()
+}
+
+// lineColumn turns a byte offset into a line and a column, both from 1,
+// the column counted in runes.
+func lineColumn(data []byte, off int) (int, int) {
+	off = min(max(off, 0), len(data))
+	before := data[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := utf8.RuneCount(before[bytes.LastIndexByte(before, '\n')+1:]) + 1
+	return line, col
+}
+
+// positions maps the JSON pointer of every member and item to the offset
+// where it starts: its key for a member. A file that is not one JSON
+// value is refused here, with where it goes wrong.
+func positions(data []byte) (map[string]int, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	pos := map[string]int{}
+	if err := walkPositions(dec, data, "", pos); err != nil {
+		return nil, syntaxProblem(data, err)
+	}
+	off := skipFiller(data, int(dec.InputOffset()))
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := lineColumn(data, off)
+		return nil, &BenchFileError{Line: line, Column: col, Message: "more data after the JSON object",
+			Fix: "keep one JSON object in the file"}
+	}
+	return pos, nil
+}
+
+func walkPositions(dec *json.Decoder, data []byte, ptr string, pos map[string]int) error {
+	start := skipFiller(data, int(dec.InputOffset()))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if _, seen := pos[ptr]; !seen {
+		pos[ptr] = start
+	}
+	switch tok {
+	case json.Delim('{'):
+		for dec.More() {
+			keyStart := skipFiller(data, int(dec.InputOffset()))
+			key, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			child := ptr + "/" + escapePointer(fmt.Sprint(key))
+			pos[child] = keyStart
+			if err := walkPositions(dec, data, child, pos); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if err := walkPositions(dec, data, fmt.Sprintf("%s/%d", ptr, i), pos); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token()
+	}
+	return err
+}
+
+// skipFiller moves past the blanks, commas and colons between tokens.
+func skipFiller(data []byte, off int) int {
+	for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
+		off++
+	}
+	return off
+}
+
+func escapePointer(key string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+}
+
+// syntaxProblem words a decoder's error for a person: where, and what.
+func syntaxProblem(data []byte, err error) error {
+	var syn *json.SyntaxError
+	switch {
+	case errors.As(err, &syn):
+		line, col := lineColumn(data, int(syn.Offset)-1)
+		return &BenchFileError{Line: line, Column: col, Message: "not JSON: " + syn.Error(),
+			Fix: "correct the JSON there (a missing comma or quote, a trailing comma)"}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		line, col := lineColumn(data, len(data))
+		msg := "the file ends before the JSON value is complete"
+		if len(bytes.TrimSpace(data)) == 0 {
+			msg = "the file is empty"
+		}
+		return &BenchFileError{Line: line, Column: col, Message: msg, Fix: "close every string, array and object; an empty bench file is {}"}
+	}
+	return &BenchFileError{Line: 1, Column: 1, Message: "not JSON: " + err.Error(), Fix: "write one JSON object"}
 }
 
 // isParams reports whether raw is absent, null, an object or an array.

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"errors"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -21,19 +22,19 @@ func TestDecodeBenchFile(t *testing.T) {
 		{"full", `{"secrets":{"k":"v"},"settings":{"a":1},"scenarios":[{"name":"a","call":"x/y","params":[1],` +
 			`"expect":{"result":null}},{"name":"b","call":"x/y","expect":{"error":{"code":-32601,"message":"m"}}},` +
 			`{"name":"c","call":"x/y","params":null}]}`, ""},
-		{"not JSON", `{`, "unexpected EOF"},
-		{"not an object", `[]`, "cannot unmarshal array"},
-		{"data after", `{} {}`, "data after the JSON object"},
-		{"unknown member", `{"scenario":[]}`, `unknown field "scenario"`},
-		{"unknown scenario member", `{"scenarios":[{"name":"a","method":"x"}]}`, `unknown field "method"`},
-		{"no name", `{"scenarios":[{"call":"x"}]}`, "/scenarios/0: name: is required"},
-		{"no call", `{"scenarios":[{"name":"a"}]}`, "/scenarios/0: call: is required"},
-		{"scalar params", `{"scenarios":[{"name":"a","call":"x","params":3}]}`, "params: must be an object or an array"},
-		{"both expectations", `{"scenarios":[{"name":"a","call":"x","expect":{"result":1,"error":{"code":1}}}]}`, "not both"},
-		{"empty expect", `{"scenarios":[{"name":"a","call":"x","expect":{}}]}`, "give result or error"},
-		{"name twice", `{"scenarios":[{"name":"a","call":"x"},{"name":"a","call":"y"}]}`, "/scenarios/1: name \"a\" is given twice"},
-		{"secret not a string", `{"secrets":{"k":1}}`, "cannot unmarshal number"},
-		{"code not a number", `{"scenarios":[{"name":"a","call":"x","expect":{"error":{"code":"1"}}}]}`, "cannot unmarshal string"},
+		{"not JSON", `{`, "line 1, column 2: the file ends before the JSON value is complete (fix: close every string"},
+		{"not an object", `[]`, "line 1, column 1: the file holds an array, not a JSON object"},
+		{"data after", `{} {}`, "line 1, column 4: more data after the JSON object (fix: keep one JSON object in the file; the format: docs/CLI.md, \"Scenarios: escouade-bench.json\")"},
+		{"unknown member", `{"scenario":[]}`, `line 1, column 2: /scenario: unknown member "scenario" (fix: write "scenarios"; the format: docs/CLI.md, "Scenarios: escouade-bench.json")`},
+		{"unknown scenario member", "{\"scenarios\": [\n  {\"name\": \"a\",\n   \"method\": \"x\"}]}", `line 3, column 4: scenario 0 ("a"): /scenarios/0/method: unknown member "method" (fix: write "call";`},
+		{"no name", `{"scenarios":[{"call":"x"}]}`, `line 1, column 15: scenario 0: /scenarios/0: has no "name"`},
+		{"no call", `{"scenarios":[{"name":"a"}]}`, `scenario 0 ("a"): /scenarios/0: has no "call"`},
+		{"scalar params", `{"scenarios":[{"name":"a","call":"x","params":3}]}`, "/scenarios/0/params: is a number: params are an object or an array"},
+		{"both expectations", `{"scenarios":[{"name":"a","call":"x","expect":{"result":1,"error":{"code":1}}}]}`, "gives both result and error"},
+		{"empty expect", `{"scenarios":[{"name":"a","call":"x","expect":{}}]}`, "gives neither result nor error"},
+		{"name twice", `{"scenarios":[{"name":"a","call":"x"},{"name":"a","call":"y"}]}`, `scenario 1 ("a"): /scenarios/1/name: "a" is given twice (first in scenario 0)`},
+		{"secret not a string", `{"secrets":{"k":1}}`, "/secrets/k: is a number, not a string"},
+		{"code not a number", `{"scenarios":[{"name":"a","call":"x","expect":{"error":{"code":"1"}}}]}`, "/scenarios/0/expect/error/code: is a string, not an integer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,6 +45,9 @@ func TestDecodeBenchFile(t *testing.T) {
 			}
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && !strings.Contains(got, tt.wantErr) {
 				t.Errorf("DecodeBenchFile(%s) error %q, want one holding %q", tt.in, got, tt.wantErr)
+			}
+			if strings.Contains(got, "json:") || strings.Contains(got, "Go value") || strings.Contains(got, "unmarshal") {
+				t.Errorf("DecodeBenchFile(%s) error %q shows the decoder's words", tt.in, got)
 			}
 		})
 	}
@@ -66,9 +70,14 @@ func FuzzDecodeBenchFile(f *testing.F) {
 	f.Add([]byte(`{"scenarios":[{"name":"a","call":"x/y","expect":{"result":{"a":1}}}]}`))
 	f.Add([]byte(`{"secrets":{"k":"v"},"scenarios":[{"name":"b","call":"x","expect":{"error":{"code":-1}}}]}`))
 	f.Add([]byte(`{"scenarios":[{"name":"a","call":"x"},{"name":"a","call":"x"}]}`))
+	f.Add([]byte("{\"scenarios\": [\n{\"name\": 1}]}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := DecodeBenchFile(data)
 		if err != nil {
+			var be *BenchFileError
+			if !errors.As(err, &be) || be.Line < 1 || be.Column < 1 || be.Fix == "" {
+				t.Fatalf("DecodeBenchFile(%q) = %v: not a refusal with a place and a fix", data, err)
+			}
 			return
 		}
 		names := map[string]bool{}
