@@ -31,8 +31,8 @@ type stdin struct {
 	arrived  bool   // lines came since the reactor's last turn began
 	closed   bool   // the host closed it: reads end once buf is drained
 	aborted  bool   // the instance is ending: reads end at once
-	nonblock bool   // fd 0 is non-blocking (a reactor's always is)
-	reactor  bool   // reads and polls never wait
+	nonblock bool   // the guest made fd 0 non-blocking
+	reactor  bool   // reads and polls never wait, whatever the flag says
 	max      int    // unread bytes past which a write waits
 	deadline time.Time
 	timer    *time.Timer // wakes writers at deadline
@@ -40,7 +40,7 @@ type stdin struct {
 }
 
 func newStdin(reactor bool, max int, clock turnClock) *stdin {
-	s := &stdin{reactor: reactor, nonblock: reactor, max: max, clock: clock}
+	s := &stdin{reactor: reactor, max: max, clock: clock}
 	s.cond = sync.NewCond(&s.mu)
 	return s
 }
@@ -204,12 +204,20 @@ func (s *stdin) isNonblocking() bool {
 	return s.nonblock
 }
 
-// setNonblocking is fd_fdstat_set_flags on fd 0; a reactor stays
-// non-blocking.
-func (s *stdin) setNonblocking(on bool) {
+// setNonblocking is fd_fdstat_set_flags on fd 0; false refuses it. A
+// command may switch (Go's runtime makes its stdin non-blocking at init,
+// then waits for input in poll_oneoff, its timers running). A reactor's
+// reads never wait anyway, and it may not: a Go reactor whose os.Stdin is
+// non-blocking parks on an empty stdin and polls until its turn runs out,
+// where a plain read hands it EAGAIN and it returns.
+func (s *stdin) setNonblocking(on bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.nonblock = on || s.reactor
+	if s.reactor {
+		return false
+	}
+	s.nonblock = on
+	return true
 }
 
 // next waits for a reason to run a reactor's turn: lines that arrived

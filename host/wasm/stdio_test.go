@@ -45,9 +45,8 @@ func TestStdinReactor(t *testing.T) {
 	if got := string(buf[:n]); got != "half line\n" || err != nil {
 		t.Fatalf("read %q, %v", got, err)
 	}
-	in.setNonblocking(false)
-	if !in.isNonblocking() {
-		t.Error("a reactor's stdin became blocking")
+	if in.setNonblocking(true) || in.isNonblocking() {
+		t.Error("a reactor's stdin became non-blocking")
 	}
 	_ = in.Close()
 	if run, last := in.next(); !run || !last {

@@ -32,7 +32,7 @@ func TestReactorTurns(t *testing.T) {
 	if !out.Scan() {
 		t.Fatal("no answer:", out.Err())
 	}
-	if got, want := out.Text(), `{"id":1,"jsonrpc":"2.0","result":"Try again"}`; got != want {
+	if got, want := out.Text(), `{"id":1,"jsonrpc":"2.0","result":"read /dev/stdin: Try again"}`; got != want {
 		t.Errorf("read of an empty stdin answered %s, want %s (EAGAIN)", got, want)
 	}
 	decision = true
@@ -47,9 +47,9 @@ func TestReactorTurns(t *testing.T) {
 	}
 }
 
-// A Go command that made its stdin non-blocking waits in poll_oneoff: the
-// wait ends its turn, so a timer that fires long after the turn limit
-// finds it alive.
+// A Go command waits for input in poll_oneoff (Go makes its stdin
+// non-blocking): the wait ends its turn, so a timer that fires long after
+// the turn limit finds it alive.
 func TestCommandWaitsInPoll(t *testing.T) {
 	tr := newTransport(t, Options{TurnLimit: 200 * time.Millisecond})
 	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "command-poll"), nil)})

@@ -95,17 +95,16 @@ func fdstatGet(orig api.GoModuleFunction) api.GoModuleFunction {
 	})
 }
 
-// fdstatSetFlags lets a guest switch fd 0 between blocking and
-// non-blocking; other flags and fds go to wazero.
+// fdstatSetFlags lets a command switch fd 0 between blocking and
+// non-blocking; other flags, fds and a reactor's fd 0 go to wazero.
 func fdstatSetFlags(orig api.GoModuleFunction) api.GoModuleFunction {
 	return api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
 		fd, flags := int32(stack[0]), uint16(stack[1])
 		in := stdinOf(ctx)
-		if fd != fdStdin || in == nil || flags&^(fdFlagNonblck|fdFlagAppend) != 0 {
-			orig.Call(ctx, mod, stack)
+		if fd != fdStdin || in == nil || flags&^(fdFlagNonblck|fdFlagAppend) != 0 || !in.setNonblocking(flags&fdFlagNonblck != 0) {
+			orig.Call(ctx, mod, stack) // a reactor's: ENOSYS, as wazero says for any custom stdin
 			return
 		}
-		in.setNonblocking(flags&fdFlagNonblck != 0)
 		stack[0] = errnoSuccess
 	})
 }
