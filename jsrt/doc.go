@@ -41,7 +41,9 @@
 // No Intl (toLocaleString and friends use QuickJS's fixed English forms), no
 // environment (process.env is empty), no require, no Node module other than
 // node:fs and node:readline (the bundle check refuses the import), no code
-// from the network (a dynamic import of anything else fails), no response
+// from the network (a dynamic import of anything else fails; eval and
+// new Function exist, as in any ECMAScript engine, for the bundle's own
+// strings), no response
 // streams (Response.body is null: net/stream is reached by JSON-RPC), no
 // Blob, FormData, WebSocket, Worker or SharedArrayBuffer with Atomics, no
 // crypto.subtle, no writable files, no end of stdin ('close' comes only from
@@ -49,6 +51,18 @@
 // uncaught exception or an unhandled rejection ends the instance. URL
 // hosts are lower-cased but not IDNA-mapped. A timer's callback runs in the
 // turn the host's timer/fired arrives in.
+//
+// # What the host does with it
+//
+// The runtime that runs the engine has WithCloseOnContextDone and a page
+// limit of 1024 (64 MB; the module declares the same maximum). An instance
+// gets the real clocks (WithSysNanotime: the interrupt handler reads the
+// monotonic clock), the host's CSPRNG, no environment, /bundle and /plugin
+// read-only. After _initialize the host runs a first turn, which runs the
+// bundle's top level; before each turn it calls escouade-budget with the
+// turn's limit in ms and gives the call a context whose deadline is a little
+// past it (the engine's interrupt ends JS code at the limit; the deadline
+// stops a built-in that never checks it). See docs/RATIONALE.md.
 //
 // # Ends of an instance
 //

@@ -66,7 +66,8 @@
         if (name === 'error') throw args[0] instanceof Error ? args[0] : new Error('Unhandled error: ' + String(args[0]));
         return false;
       }
-      for (const fn of l.slice()) fn.apply(this, args);
+      if (l.length === 1) l[0].apply(this, args); // the common case, without a copy
+      else for (const fn of l.slice()) fn.apply(this, args);
       return true;
     }
     _listening() {}
@@ -508,6 +509,12 @@
       if (input && typeof input.on === 'function') input.on('data', this._onData);
     }
     _data(s) {
+      // A chunk of stdin is one whole line: skip the general split.
+      const nl = s.indexOf('\n');
+      if (this._rest === '' && nl === s.length - 1) {
+        this._line(s.charCodeAt(nl - 1) === 13 ? s.slice(0, nl - 1) : s.slice(0, nl));
+        return;
+      }
       s = this._rest + s;
       let from = 0;
       for (;;) {
