@@ -816,12 +816,6 @@ var Plugin = class {
     this.conn = conn;
     return conn;
   }
-  // The host's services.
-  /**
-   * Calls method of the host and resolves to its result; an error answer
-   * rejects with an RpcError of its code, no answer within the delay with a
-   * CallTimeoutError.
-   */
   call(method, params, opts = {}) {
     const conn = this.conn;
     if (!conn)

@@ -11,6 +11,8 @@ export type {
   CallOptions,
   Context,
   Handler,
+  HostCalls,
+  HostMethod,
   LogLevel,
   NotificationHandler,
   PluginOptions,

@@ -26,8 +26,20 @@ import type {
   InitializeParams,
   InitializeResult,
   LogParams,
+  Methods,
   SettingsGetResult,
 } from "../types/protocol.js";
+
+/** The calls a plugin makes to the host, by name, from the protocol's schema. */
+export type HostCalls = {
+  [K in keyof Methods as Methods[K] extends { direction: "plugin-to-host"; notification: false } ? K : never]: Methods[K] & {
+    params: unknown;
+    result: unknown;
+  };
+};
+
+/** The name of a call a plugin makes to the host. */
+export type HostMethod = keyof HostCalls;
 
 /** The version of the protocol the SDK speaks. */
 export const PROTOCOL_VERSION = 1;
@@ -232,12 +244,16 @@ export class Plugin {
   /**
    * Calls method of the host and resolves to its result; an error answer
    * rejects with an RpcError of its code, no answer within the delay with a
-   * CallTimeoutError.
+   * CallTimeoutError. A method of the protocol has its params and result
+   * typed from the schema (p.call("fs/read", {root: "temp", path: "a.txt"})
+   * resolves to a string).
    */
-  call<R = unknown>(method: string, params?: unknown, opts: CallOptions = {}): Promise<R> {
+  call<M extends HostMethod>(method: M, params: HostCalls[M]["params"], opts?: CallOptions): Promise<HostCalls[M]["result"]>;
+  call<R = unknown, M extends string = string>(method: M extends HostMethod ? never : M, params?: unknown, opts?: CallOptions): Promise<R>;
+  call(method: string, params?: unknown, opts: CallOptions = {}): Promise<unknown> {
     const conn = this.conn;
     if (!conn) return Promise.reject(new NotConnectedError(method));
-    return conn.call(method, params, opts.timeoutMs ?? this.callTimeoutMs) as Promise<R>;
+    return conn.call(method, params, opts.timeoutMs ?? this.callTimeoutMs);
   }
 
   /** Sends a notification to the host. */

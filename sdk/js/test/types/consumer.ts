@@ -10,6 +10,13 @@ p.method<{ name: string }, { text: string }>("x/greet", async ({ name }, ctx) =>
   const secret: string | null = await p.secret("token");
   const init: InitializeParams | undefined = p.init;
   await p.sleep(10);
+  const text: string = await p.call("fs/read", { root: "temp", path: "a.txt" });
+  const list = await p.call("fs/list", { root: "agent", path: ".", agent: "a1" });
+  const run = await p.call("proc/run", { program: "git", args: ["status"], cwd: { root: "agentRepo", path: "." } });
+  const anything = await p.call<{ x: number }>("app/custom", { any: true });
+  // @ts-expect-error params that do not have the shape the schema gives are caught
+  await p.call("secrets/get", { nokey: 1 });
+  p.log("debug", `${text} ${list.map((e) => e.name).join()} ${run.code} ${anything.x}`);
   p.log("info", `${bytes.length} ${secret !== null} ${init?.lang}`);
   return { text: `${name} ${r.status}` };
 });
