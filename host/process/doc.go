@@ -75,7 +75,7 @@
 //
 // Memory: on Linux it is read from /proc (the program's tree, its group and
 // the processes known as its, resident pages × page size). One read of the
-// process table serves every Process that asks within half a second, and
+// process table serves every Process that asks within a second, and
 // stops under way at once share their reads, so watching or stopping many
 // plugins costs a few reads, not one each. On the other Unix systems there
 // is no /proc: it runs `ps -A -o pid= -o ppid= -o pgid= -o rss=`, shared

@@ -104,6 +104,9 @@ func (g *group) memoryWithin(maxAge time.Duration) (uint64, error) {
 func (g *group) terminate() { g.signalAll(syscall.SIGTERM) }
 
 func (g *group) signalAll(sig syscall.Signal) {
+	if g.released() {
+		return
+	}
 	s, err := snapshots.get(0, 0)
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -116,6 +119,9 @@ func (g *group) signalAll(sig syscall.Signal) {
 // kill kills every process of the program, again while it keeps starting
 // new ones, waits until they are gone and reaps those the host adopted.
 func (g *group) kill() {
+	if g.released() {
+		return // a Stop killed it all already
+	}
 	for range killRounds {
 		s, err := snapshots.get(0, 0)
 		g.mu.Lock()
@@ -162,7 +168,13 @@ func (g *group) release() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.done = true
-	g.known = nil
+	clear(g.known)
+}
+
+func (g *group) released() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.done
 }
 
 // exitOf reads how the leader ended.

@@ -122,7 +122,8 @@ func (p *Process) LastStderr() []string { return p.kept.snapshot() }
 // started, directly or not, those that left its group included (Linux).
 // Once the program has exited it counts what it left behind; after Stop, 0.
 // On Unix the process table is read once for all the Processes that ask
-// within half a second (snapshotAge), so it may be that old.
+// within a second (snapshotAge), so it may be that old, but never older
+// than the program.
 func (p *Process) Memory() (uint64, error) { return p.group.memory() }
 
 func (p *Process) leaderExited() bool {

@@ -9,9 +9,10 @@ import (
 
 // snapshotAge is how old a snapshot Memory accepts. The host reads the
 // memory of each plugin every 2 s on a ticker of its own; with this age, all
-// of them together read the process table at most four times per period,
-// however many plugins run. Stop always takes a fresh one.
-const snapshotAge = 500 * time.Millisecond
+// of them together read the process table twice per period, however many
+// plugins run, and a plugin past its limit is stopped at most a second
+// later. Stop always takes a fresh one.
+const snapshotAge = time.Second
 
 // snapshots is the process table shared by every Process of the host.
 var snapshots = snapshotCache{list: listProcesses, now: time.Now, adopt: adopt}
