@@ -18,15 +18,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Graces of the stop tests. A stage the program ignores costs its grace in
-// full, so that grace is short; a stage the program honours returns as soon
-// as it exits, so that grace is long enough for a loaded machine to let the
-// program exit in time.
-const (
-	ignoredGrace  = 50 * time.Millisecond
-	honouredGrace = time.Second
-)
+// ignoredGrace is the grace of the stop tests whose program ignores every
+// stage but SIGKILL: the outcome does not depend on it, only their length.
+const ignoredGrace = 50 * time.Millisecond
 
+// TestStopEscalates follows Stop through its stages with a clock that fires
+// a grace only for a stage the program ignores: a stage it honours ends
+// with its exit however loaded the machine is.
 func TestStopEscalates(t *testing.T) {
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -35,24 +33,35 @@ func TestStopEscalates(t *testing.T) {
 		mode  string
 		args  []string
 		ctx   context.Context
-		grace time.Duration
+		fired int // graces that run out: the stages the program ignores
 		want  Exit
 	}{
-		{"closing stdin is enough", "echo", nil, context.Background(), honouredGrace, Exit{}},
-		{"SIGTERM ends it", "hold", nil, context.Background(), honouredGrace, Exit{Code: -1, Signal: "terminated"}},
-		{"SIGTERM is handled", "term-exit", []string{"7"}, context.Background(), honouredGrace, Exit{Code: 7}},
-		{"SIGKILL when SIGTERM is ignored", "ignore-term", nil, context.Background(), ignoredGrace, Exit{Code: -1, Signal: "killed"}},
-		{"a cancelled context kills at once", "hold", nil, cancelled, time.Hour, Exit{Code: -1, Signal: "killed"}},
+		{"closing stdin is enough", "echo", nil, context.Background(), 0, Exit{}},
+		{"SIGTERM ends it", "hold", nil, context.Background(), 1, Exit{Code: -1, Signal: "terminated"}},
+		{"SIGTERM is handled", "term-exit", []string{"7"}, context.Background(), 1, Exit{Code: 7}},
+		{"SIGKILL when SIGTERM is ignored", "ignore-term", nil, context.Background(), 2, Exit{Code: -1, Signal: "killed"}},
+		{"a cancelled context kills at once", "hold", nil, cancelled, 0, Exit{Code: -1, Signal: "killed"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel() // most of each case is a grace spent waiting
-			p := start(t, fakeSpec(t, tt.mode, tt.args...))
+			t.Parallel()
+			clock := newFakeClock()
+			spec := fakeSpec(t, tt.mode, tt.args...)
+			spec.timer = clock.newTimer
+			p := start(t, spec)
 			waitRunning(t, p, tt.mode)
 			if got := p.Exit(); got != (Exit{}) {
 				t.Errorf("Exit before the end = %v, want the zero Exit", got)
 			}
-			stop(t, p, tt.ctx, tt.grace)
+			stopped := make(chan struct{})
+			go func() {
+				defer close(stopped)
+				p.Stop(tt.ctx, time.Hour)
+			}()
+			for range tt.fired {
+				clock.next(t).fire <- time.Now()
+			}
+			waitClosed(t, stopped, "Stop")
 			if !isClosed(p.Done()) || !isClosed(p.stderrDone) {
 				t.Fatal("Stop returned before the program and its stderr reader ended")
 			}
