@@ -30,19 +30,75 @@ type common struct {
 	memoryLimit string
 }
 
-func (c *common) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.home, "home", "", "home folder (default $ESCOUADE_HOME, else ~/.escouade)")
-	fs.StringVar(&c.keychain, "keychain", "", "where secrets live: system, file or memory (default system)")
-	fs.Var(&c.secrets, "secret", "KEY=VALUE: a secret of the plugin (repeatable; implies --keychain memory)")
-	fs.StringVar(&c.lang, "lang", "en", "interface language: en or fr")
-	fs.StringVar(&c.appVersion, "app-version", host.AppVersion, "the Escouade version plugins see")
-	fs.StringVar(&c.settings, "settings", "", "a JSON file of the user's settings of the plugin")
-	fs.Var(&c.projects, "project", "ID=DIR: a project whose .escouade.yml is in DIR (repeatable)")
-	fs.StringVar(&c.accountHost, "account-host", "", "HOST[:PORT] of an account the user typed")
-	fs.StringVar(&c.sharedHost, "shared-host", "", "HOST:PORT of a harness's local server")
-	fs.StringVar(&c.proxy, "proxy", "", "the app's network proxy URL")
-	fs.Var(&c.delays, "delay", "METHOD=DURATION: override a call's delay (repeatable)")
-	fs.StringVar(&c.memoryLimit, "memory-limit", "1024MB", "memory limit of a process plugin")
+// commonFlag selects a common flag, so that each command registers, and
+// its -h lists, only the flags it uses.
+type commonFlag uint
+
+const (
+	flagHome commonFlag = 1 << iota
+	flagKeychain
+	flagSecret
+	flagLang
+	flagAppVersion
+	flagSettings
+	flagProject
+	flagAccountHost
+	flagSharedHost
+	flagProxy
+	flagDelay
+	flagMemoryLimit
+
+	// allCommon is every common flag: run and serve use them all.
+	allCommon = flagMemoryLimit<<1 - 1
+	// benchCommon are the flags of test: it never opens a keychain.
+	benchCommon = allCommon &^ flagKeychain
+	// harnessCommon are the flags the harness command reads.
+	harnessCommon = flagHome | flagLang | flagAppVersion
+)
+
+// register registers every common flag.
+func (c *common) register(fs *flag.FlagSet) { c.registerOnly(fs, allCommon) }
+
+// registerOnly registers the common flags of set; the others keep their
+// defaults.
+func (c *common) registerOnly(fs *flag.FlagSet, set commonFlag) {
+	c.lang, c.appVersion, c.memoryLimit = "en", host.AppVersion, "1024MB"
+	if set&flagHome != 0 {
+		fs.StringVar(&c.home, "home", "", "home folder (default $ESCOUADE_HOME, else ~/.escouade)")
+	}
+	if set&flagKeychain != 0 {
+		fs.StringVar(&c.keychain, "keychain", "", "where secrets live: system, file or memory (default system)")
+	}
+	if set&flagSecret != 0 {
+		fs.Var(&c.secrets, "secret", "KEY=VALUE: a secret of the plugin, a key its permissions.secrets grant (repeatable; implies --keychain memory)")
+	}
+	if set&flagLang != 0 {
+		fs.StringVar(&c.lang, "lang", "en", "interface language: en or fr")
+	}
+	if set&flagAppVersion != 0 {
+		fs.StringVar(&c.appVersion, "app-version", host.AppVersion, "the Escouade version plugins see")
+	}
+	if set&flagSettings != 0 {
+		fs.StringVar(&c.settings, "settings", "", "a JSON file of the user's settings of the plugin: {\"key\": value}, keys of contributes.settings")
+	}
+	if set&flagProject != 0 {
+		fs.Var(&c.projects, "project", "ID=DIR: a project whose .escouade.yml is in DIR (repeatable)")
+	}
+	if set&flagAccountHost != 0 {
+		fs.StringVar(&c.accountHost, "account-host", "", "HOST[:PORT] of an account the user typed")
+	}
+	if set&flagSharedHost != 0 {
+		fs.StringVar(&c.sharedHost, "shared-host", "", "HOST:PORT of a harness's local server")
+	}
+	if set&flagProxy != 0 {
+		fs.StringVar(&c.proxy, "proxy", "", "the app's network proxy URL")
+	}
+	if set&flagDelay != 0 {
+		fs.Var(&c.delays, "delay", "METHOD=DURATION: override a call's delay (repeatable)")
+	}
+	if set&flagMemoryLimit != 0 {
+		fs.StringVar(&c.memoryLimit, "memory-limit", "1024MB", "memory limit of a process plugin")
+	}
 }
 
 func (c *common) homeDir() string {
@@ -74,7 +130,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 		if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
 			return nil, helpRequest{fs}
 		} else if err != nil {
-			return nil, usageError{err.Error()}
+			return nil, usageError{flagProblem(fs, err)}
 		}
 		args = fs.Args()
 		if len(args) == 0 {
@@ -136,11 +192,11 @@ func (c *common) userSettings() (map[string]json.RawMessage, error) {
 	}
 	data, err := os.ReadFile(c.settings)
 	if err != nil {
-		return nil, fmt.Errorf("--settings: %w", err)
+		return nil, fmt.Errorf("--settings %s: %s", c.settings, fileProblem(err))
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("--settings %s: want a JSON object of setting values: %v", c.settings, err)
+	m, problem := decodeObject(data)
+	if problem != "" {
+		return nil, fmt.Errorf(`--settings %s: %s (fix: write one JSON object of setting values, e.g. {"greeting": "Salut"})`, c.settings, problem)
 	}
 	return m, nil
 }
@@ -163,7 +219,22 @@ type helpRequest struct{ fs *flag.FlagSet }
 func (h helpRequest) Error() string { return "help requested" }
 
 func (h helpRequest) print(w io.Writer) {
-	fmt.Fprintf(w, "usage: escouade-plugin %s [flags] [args]\n\nflags:\n", h.fs.Name())
+	name := h.fs.Name()
+	cmd, ok := commands()[name]
+	if !ok {
+		cmd = command{synopsis: name}
+	}
+	fmt.Fprintf(w, "usage: escouade-plugin %s\n", cmd.synopsis)
+	if cmd.summary != "" {
+		fmt.Fprintf(w, "\n%s\n", cmd.summary)
+	}
+	count := 0
+	h.fs.VisitAll(func(*flag.Flag) { count++ })
+	if count == 0 {
+		fmt.Fprintln(w, "\nIt takes no flags.")
+		return
+	}
+	fmt.Fprintln(w, "\nflags (before or after the arguments):")
 	h.fs.SetOutput(w)
 	h.fs.PrintDefaults()
 }

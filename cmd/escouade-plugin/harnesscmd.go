@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +19,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/harness/mcp"
 	"github.com/escouade-dev/escouade-plugin/harness/term"
+	"github.com/escouade-dev/escouade-plugin/internal/console"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -29,7 +32,7 @@ type harnessFlags struct {
 }
 
 func (f *harnessFlags) register(fs *flag.FlagSet) {
-	f.common.register(fs)
+	f.common.registerOnly(fs, harnessCommon)
 	fs.StringVar(&f.harness, "harness", "", "the harness id (default: the plugin's first described harness)")
 	fs.StringVar(&f.mode, "mode", "", "the app mode: default, acceptEdits, bypassPermissions, readOnly…")
 	fs.StringVar(&f.model, "model", "", "the model id")
@@ -71,8 +74,20 @@ func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := checkFolder("--cwd", cwd, "the agent's folder"); err != nil {
+		return err
+	}
+	for _, fence := range f.fences {
+		if err := checkFolder("--fence", fence, "a private project's folder"); err != nil {
+			return err
+		}
+	}
+	// A run that fails at once leaves nothing under the home: what this
+	// run makes there is removed again if the session does not start.
+	undo := trackCreated(f.homeDir(), filepath.Join(f.homeDir(), harness.StoreDir))
 	store, err := harness.OpenStore(f.homeDir())
 	if err != nil {
+		undo()
 		return err
 	}
 	var session atomic.Pointer[harness.Session]
@@ -96,10 +111,59 @@ func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
 		MCP: srv, Store: store, OnItem: con.item,
 	})
 	if err != nil {
+		undo()
 		return err
 	}
 	session.Store(s)
 	return con.serve(ctx, s)
+}
+
+// checkFolder refuses a folder flag that names no folder, naming the flag
+// and the folder rather than what would fail to start in it.
+func checkFolder(flagName, dir, what string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("%s %s: no such folder (fix: give %s, an existing folder)", flagName, dir, what)
+	case err != nil:
+		return usagef("%s %s: %s (fix: give %s, an existing folder)", flagName, dir, fileProblem(err), what)
+	case !st.IsDir():
+		return usagef("%s %s: not a folder (fix: give %s, an existing folder)", flagName, dir, what)
+	}
+	return nil
+}
+
+// trackCreated notes which of dirs (parents first) do not exist yet; the
+// returned func removes those, if they hold nothing but what the others
+// made, deepest first.
+func trackCreated(dirs ...string) func() {
+	var missing []string
+	for _, d := range dirs {
+		if _, err := os.Lstat(d); err != nil {
+			missing = append(missing, d)
+		}
+	}
+	return func() {
+		for i := len(missing) - 1; i >= 0; i-- {
+			removeIfEmpty(missing[i])
+		}
+	}
+}
+
+// removeIfEmpty removes dir and what a failed start leaves in it: an
+// empty folder tree. A file means someone else wrote there: it stays.
+func removeIfEmpty(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, en := range entries {
+		if !en.IsDir() {
+			return
+		}
+		removeIfEmpty(filepath.Join(dir, en.Name()))
+	}
+	os.Remove(dir)
 }
 
 // isTerminal tells whether r is a character device: a person types there.
@@ -269,7 +333,7 @@ type consoleOp struct {
 func (c *harnessConsole) jsonCommand(s *harness.Session, line string) bool {
 	var op consoleOp
 	if err := json.Unmarshal([]byte(line), &op); err != nil {
-		c.problem(fmt.Sprintf("not a JSON command: %v", err))
+		c.problem(fmt.Sprintf(`not a command: %s (a command is one JSON object per line, e.g. {"op":"prompt","text":"hello"})`, console.DescribeJSONError(err)))
 		return false
 	}
 	var err error

@@ -21,7 +21,7 @@ import (
 // homeFlags parses the flags of the commands that only need the home.
 func homeFlags(name string, args []string, extra func(*flag.FlagSet)) (home string, asJSON bool, pos []string, err error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&home, "home", "", "home folder")
+	fs.StringVar(&home, "home", "", "home folder (default $ESCOUADE_HOME, else ~/.escouade)")
 	fs.BoolVar(&asJSON, "json", false, "JSON output")
 	if extra != nil {
 		extra(fs)
@@ -45,7 +45,7 @@ func cmdInstall(e env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("want one plugin folder: escouade-plugin install DIR")
+		return usagef("want one plugin folder: escouade-plugin install DIR (escouade-plugin help install)")
 	}
 	dir, err := filepath.Abs(pos[0])
 	if err != nil {
@@ -55,6 +55,7 @@ func cmdInstall(e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	warnNoActivation(e.stderr, m)
 	// A module is checked and compiled now, so that a first start is quick
 	// and a module the host would refuse is not installed.
 	if _, err := precompile(context.Background(), home, m, progressTo(e.stderr, asJSON)); err != nil {
@@ -193,7 +194,7 @@ func cmdJournal(e env, args []string) error {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("want a plugin id: escouade-plugin journal ID [-n N] [-f]")
+		return usagef("want a plugin id: escouade-plugin journal ID [-n N] [-f] (escouade-plugin list shows the ids)")
 	}
 	if n < 0 {
 		return usagef("-n %d: want a number of lines, 0 or more", n)
@@ -232,7 +233,7 @@ func cmdSwitch(op string) func(e env, args []string) error {
 			return err
 		}
 		if len(pos) != 1 {
-			return usagef("want a plugin id: escouade-plugin %s ID", op)
+			return usagef("want a plugin id: escouade-plugin %s ID (escouade-plugin list shows the ids)", op)
 		}
 		reg, err := registry.Open(home)
 		if err != nil {
@@ -258,7 +259,7 @@ func cmdSwitch(op string) func(e env, args []string) error {
 		}
 		msg := map[string]string{
 			"enable":  "enabled: it starts at its next activation",
-			"disable": "disabled: it does not start until enabled",
+			"disable": "disabled: it does not start until enabled, neither in the app nor under escouade-plugin run of its folder",
 			"restart": "restarted: its crashes are forgotten; it starts at its next activation",
 		}[op]
 		if asJSON {

@@ -184,6 +184,13 @@ func TestInstallListSwitchAndJournal(t *testing.T) {
 	if code, _, errOut := runCLI(t, "", "enable", "dev.none", "--home", home); code != 1 || !strings.Contains(errOut, "no installed plugin dev.none") {
 		t.Errorf("enable unknown: %d %q", code, errOut)
 	}
+	code, _, errOut = runCLI(t, `{"op":"call","id":"c","method":"test/crash"}`+"\n", "run", dir, "--home", home)
+	if code != 0 || !strings.Contains(errOut, "dev.test.cli is installed and disabled") {
+		t.Errorf("run of a disabled plugin's folder: %d %q, want it to say the plugin is disabled", code, errOut)
+	}
+	if code, _, _ := runCLI(t, "", "enable", "dev.test.cli", "--home", home); code != 0 {
+		t.Errorf("enable: %d", code)
+	}
 	runCLI(t, `{"op":"call","id":"c","method":"test/crash"}`+"\n", "run", dir, "--home", home)
 	code, out, _ = runCLI(t, "", "journal", "dev.test.cli", "-n", "50", "--home", home)
 	if code != 0 || !strings.Contains(out, "crash crashed: exit code 3; last line of stderr:") || !strings.Contains(out, "crash | crashing now") {

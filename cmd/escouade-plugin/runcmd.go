@@ -15,14 +15,14 @@ import (
 func cmdRun(e env, args []string) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
 	var c common
-	c.register(fs)
+	c.registerOnly(fs, allCommon)
 	follow := fs.Bool("follow", false, "also write every journal line and state change")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("want one plugin folder: escouade-plugin run DIR")
+		return usagef("want one plugin folder: escouade-plugin run DIR (escouade-plugin help run)")
 	}
 	if err := c.check(); err != nil {
 		return err
@@ -30,6 +30,16 @@ func cmdRun(e env, args []string) error {
 	m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: c.appVersion})
 	if err != nil {
 		return err
+	}
+	cfg, err := c.pluginConfig(m)
+	if err != nil {
+		return err
+	}
+	warnNoActivation(e.stderr, m)
+	if en, ok := installedState(c.homeDir(), m); ok && en.Disabled {
+		cfg.Disabled = true
+		fmt.Fprintf(e.stderr, "escouade-plugin run: %s is installed and disabled (escouade-plugin disable): it stays off and every call gets the default answer "+
+			"(fix: escouade-plugin enable %s, or send {\"op\":\"enable\"} for this run)\n", m.ID, m.ID)
 	}
 	opts, err := c.hostOptions(m.ID)
 	if err != nil {
@@ -41,16 +51,29 @@ func cmdRun(e env, args []string) error {
 	con := &console.Console{Follow: *follow, Load: loadUpdate(c.appVersion)}
 	opts.OnState = con.StateChanged
 	h := host.New(opts)
-	settings, err := c.userSettings()
-	if err != nil {
-		return err
-	}
-	p, err := h.Add(m, host.Config{Settings: settings})
+	p, err := h.Add(m, cfg)
 	if err != nil {
 		return err
 	}
 	con.Host, con.Plugin = h, p
 	return con.Serve(context.Background(), e.stdin, e.stdout)
+}
+
+// pluginConfig reads the flags that speak of the plugin's own keys, and
+// refuses those it would never see: a --secret its permissions do not
+// grant, a --settings key its manifest does not declare.
+func (c *common) pluginConfig(m *manifest.Manifest) (host.Config, error) {
+	if err := checkSecretFlags(m, c.secrets); err != nil {
+		return host.Config{}, err
+	}
+	settings, err := c.userSettings()
+	if err != nil {
+		return host.Config{}, usageError{err.Error()}
+	}
+	if err := checkSettings(m, c.settings, settings); err != nil {
+		return host.Config{}, err
+	}
+	return host.Config{Settings: settings}, nil
 }
 
 // check refuses flag values that do not parse, before anything is loaded.

@@ -12,25 +12,31 @@ import (
 
 // cmdTest runs the conformance bench over the plugin in DIR: a table (or
 // JSON with --json) ending with "N passed, M failed", exit 1 when a check
-// failed. Of the common flags it uses --lang, --app-version, --secret (the
-// fake values it serves), --settings, --project, --delay and
-// --memory-limit; it never opens a keychain, so --keychain has no effect,
-// and --home only holds the compile cache of module plugins.
+// failed. Of the common flags it takes all but --keychain: it never opens
+// a keychain (--secret gives the fake values it serves), and --home only
+// holds the compile cache of module plugins.
 func cmdTest(e env, args []string) error {
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)
 	var c common
-	c.register(fs)
+	c.registerOnly(fs, benchCommon)
 	asJSON := fs.Bool("json", false, "write the report as JSON")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("want one plugin folder: escouade-plugin test DIR [--json]")
+		return usagef("want one plugin folder: escouade-plugin test DIR [--json] (escouade-plugin help test)")
 	}
 	opts, err := c.benchOptions()
 	if err != nil {
 		return err
+	}
+	// A manifest that does not load is the bench's first row; one that
+	// loads is checked against the flags that name its keys.
+	if m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: c.appVersion}); err == nil {
+		if _, err := c.pluginConfig(m); err != nil {
+			return err
+		}
 	}
 	ctx := context.Background()
 	modulesTransport, err := modules.NewTransport(ctx, c.moduleOptions())

@@ -40,8 +40,8 @@ func TestCmdTestText(t *testing.T) {
 		wantLast string
 		wantErr  error
 	}{
-		{"good-echo", "18 passed, 0 failed", nil},
-		{"broken-version", "3 passed, 1 failed", errFailed},
+		{"good-echo", "19 passed, 0 failed", nil},
+		{"broken-version", "4 passed, 1 failed", errFailed},
 		{"broken-manifest", "0 passed, 1 failed", errFailed},
 	}
 	for _, tt := range tests {
@@ -79,10 +79,10 @@ func TestCmdTestJSON(t *testing.T) {
 	if diff := cmp.Diff("dev.escouade.fixture.broken-version", got.Plugin); diff != "" {
 		t.Errorf("plugin (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]int{3, 1}, []int{got.Passed, got.Failed}); diff != "" {
+	if diff := cmp.Diff([]int{4, 1}, []int{got.Passed, got.Failed}); diff != "" {
 		t.Errorf("passed, failed (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff("3 passed, 1 failed", got.Summary); diff != "" {
+	if diff := cmp.Diff("4 passed, 1 failed", got.Summary); diff != "" {
 		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	for _, c := range got.Checks {

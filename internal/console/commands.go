@@ -25,6 +25,8 @@ type command struct {
 	Permissions manifest.Permissions `json:"permissions"`
 	Dir         string               `json:"dir"`
 	N           int                  `json:"n"`
+
+	rawPermissions json.RawMessage // the permissions as sent, to refuse unknown kinds
 }
 
 type batchEntry struct {
@@ -39,6 +41,9 @@ type answerLine struct {
 	host.Outcome
 }
 
+// exampleCommand is shown with a line that is not a command.
+const exampleCommand = `{"op":"call","id":"c1","method":"hello/greet","params":{"name":"Ada"}}`
+
 // handle runs one command; it returns false on close.
 func (c *Console) handle(ctx context.Context, line []byte) bool {
 	if !utf8.Valid(line) {
@@ -47,9 +52,10 @@ func (c *Console) handle(ctx context.Context, line []byte) bool {
 	}
 	var cmd command
 	if err := json.Unmarshal(line, &cmd); err != nil {
-		c.fail("not a command: %v", err)
+		c.fail("not a command: %s (a command is one JSON object per line, e.g. %s)", DescribeJSONError(err), exampleCommand)
 		return true
 	}
+	cmd.rawPermissions = rawMember(line, "permissions")
 	if err := checkIDs(line); err != nil {
 		c.fail("%s: %v", cmd.Op, err)
 		return true
@@ -84,7 +90,12 @@ func (c *Console) dispatch(ctx context.Context, cmd *command) error {
 		c.Plugin.Fact(cmd.Name, params(cmd.Params))
 	case "attach":
 		return c.attach(ctx, cmd)
-	case "restart", "enable", "disable", "grant", "revoke", "update":
+	case "grant", "revoke":
+		if err := checkPermissionKinds(cmd.rawPermissions); err != nil {
+			return err
+		}
+		return c.change(ctx, cmd)
+	case "restart", "enable", "disable", "update":
 		return c.change(ctx, cmd)
 	case "state":
 		c.writeState(c.Plugin.Status())
@@ -185,8 +196,14 @@ func (c *Console) change(ctx context.Context, cmd *command) error {
 	case "disable":
 		p.Disable(ctx)
 	case "grant":
+		for _, w := range notAsked(cmd.Permissions, p.Manifest()) {
+			c.fail("grant: %s", w)
+		}
 		err = p.SetGranted(ctx, p.Granted().Union(cmd.Permissions.Intersect(p.Manifest().Permissions))) // only what it asks
 	case "revoke":
+		for _, w := range notGranted(cmd.Permissions, p.Granted(), p.Manifest()) {
+			c.fail("revoke: %s", w)
+		}
 		err = p.SetGranted(ctx, p.Granted().Without(cmd.Permissions))
 	case "update":
 		err = c.update(ctx, cmd.Dir)
