@@ -703,6 +703,7 @@ var STAMP = `/*! @escouade-dev/plugin v${SDK_VERSION} */`;
 // ../../sdk/js/dist/plugin.js
 var PROTOCOL_VERSION = 1;
 var DEFAULT_CALL_TIMEOUT_MS = 6e4;
+var MAX_LATE = 1024;
 var DEFAULT_STOP_GRACE_MS = 1e3;
 var EVENT_PREFIX = "event/";
 var RESERVED = /* @__PURE__ */ new Set(["initialize", "shutdown"]);
@@ -1186,6 +1187,8 @@ var Connection = class {
             return;
           this.pending.delete(id);
           this.late.set(id, method);
+          if (this.late.size > MAX_LATE)
+            this.late.delete(this.late.keys().next().value);
           this.io.trace(`sdk: ${method}: no answer within ${spellMs(timeoutMs)}`);
           reject(new CallTimeoutError(method, timeoutMs));
         }, timeoutMs);

@@ -109,6 +109,8 @@ export interface PluginOptions {
 }
 
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** How many timed-out calls are remembered, to say "late answer ignored". */
+const MAX_LATE = 1024;
 const DEFAULT_STOP_GRACE_MS = 1000;
 const EVENT_PREFIX = "event/";
 const RESERVED = new Set(["initialize", "shutdown"]);
@@ -659,6 +661,8 @@ class Connection {
           if (this.pending.get(id) !== w) return;
           this.pending.delete(id);
           this.late.set(id, method);
+          // Remembered to name a late answer; the oldest are forgotten.
+          if (this.late.size > MAX_LATE) this.late.delete(this.late.keys().next().value!);
           this.io.trace(`sdk: ${method}: no answer within ${spellMs(timeoutMs)}`);
           reject(new CallTimeoutError(method, timeoutMs));
         }, timeoutMs);
