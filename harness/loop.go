@@ -113,7 +113,7 @@ func (s *Session) run(notices []string) {
 			}
 			s.agentExited(exit)
 			return
-		case <-s.wake:
+		case <-s.work.Ready():
 			s.runQueued()
 		}
 	}
@@ -147,11 +147,7 @@ func (s *Session) watchExit(readerDone <-chan struct{}) {
 }
 
 func (s *Session) runQueued() {
-	s.mu.Lock()
-	queue := s.queue
-	s.queue = nil
-	s.mu.Unlock()
-	for _, f := range queue {
+	for _, f := range s.work.Drain() {
 		f()
 	}
 }
@@ -210,6 +206,9 @@ func (s *Session) handle(it acp.Item) {
 func (s *Session) emit(it acp.Item) {
 	if s.loop.closed {
 		return
+	}
+	if it.Type == acp.TypeNotice {
+		it.Text = s.ownNotice(it.Text)
 	}
 	switch it.Type {
 	case acp.TypePermission, acp.TypeQuestion:
@@ -368,9 +367,7 @@ const crashStderrLines = 3
 
 // finish releases what the session holds once the agent has ended.
 func (s *Session) finish() {
-	s.mu.Lock()
-	s.ended = true
-	s.mu.Unlock()
+	s.work.Close()
 	s.turnEnded()
 	s.cancelAsks()
 	if s.opts.MCP != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/host/process"
+	"github.com/escouade-dev/escouade-plugin/internal/bqueue"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -35,17 +36,16 @@ type Session struct {
 	noticed  map[string]bool // tool calls already noticed as unfenced accesses
 	stopping bool
 
+	work     *bqueue.Queue[func()] // for the loop; closed once the agent has ended
 	mu       sync.Mutex
-	queue    []func()
-	ended    bool
 	askSeq   int
 	totals   acp.Usage
-	wake     chan struct{}
 	lines    chan line
 	exited   chan process.Exit
 	done     chan struct{}
 	wg       sync.WaitGroup
 	closeCtx context.Context
+	program  string // the agent's program, as found in PATH
 }
 
 // Start finds, checks and launches the agent and opens its session. ctx
@@ -58,8 +58,13 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	}
 	s := &Session{opts: opts, harness: h, id: ID(opts.Manifest.ID, h.ID), mode: opts.Mode,
 		asks: map[string]chan askReply{}, noticed: map[string]bool{},
-		wake: make(chan struct{}, 1), lines: make(chan line, linesBuffered),
+		work: bqueue.New[func()](0, bqueue.Refuse), lines: make(chan line, linesBuffered),
 		exited: make(chan process.Exit, 1), done: make(chan struct{}), closeCtx: context.Background()}
+	if st, err := os.Stat(opts.Cwd); err != nil || !st.IsDir() {
+		// Said here, the folder is named; launched, the failure would name
+		// the agent's program instead.
+		return nil, fmt.Errorf(refuseNoFolderFormat, opts.Cwd)
+	}
 	if s.fence, err = NewFence(opts.Cwd, opts.Fences); err != nil {
 		return nil, err
 	}
@@ -74,6 +79,7 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.program = path
 	notices := s.versionNotices(ctx, path, appEnv)
 	if err := s.launch(path, agentEnv(appEnv, h, opts.AccountDir)); err != nil {
 		return nil, err
@@ -225,16 +231,8 @@ func (s *Session) Close(ctx context.Context) error {
 
 // post queues work for the loop; ErrClosed once the session has ended.
 func (s *Session) post(f func()) error {
-	s.mu.Lock()
-	if s.ended {
-		s.mu.Unlock()
+	if _, _, err := s.work.Push(f); err != nil {
 		return ErrClosed
-	}
-	s.queue = append(s.queue, f)
-	s.mu.Unlock()
-	select {
-	case s.wake <- struct{}{}:
-	default:
 	}
 	return nil
 }

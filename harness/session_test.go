@@ -140,7 +140,7 @@ func TestStartRefusals(t *testing.T) {
 func TestAgentRefusesToStart(t *testing.T) {
 	tests := []struct{ script, want string }{
 		{"version-2.json", "it speaks ACP version 2; this client speaks version 1"},
-		{"auth.json", "the agent needs you to log in: run its own login command in a terminal (it offers: Log in with a browser), then start it again"},
+		{"auth.json", "Fake needs you to log in: run `fake-acp` in a terminal to log in (it offers: Log in with a browser), then start it again"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.script, func(t *testing.T) {
