@@ -1,9 +1,11 @@
 package harness
 
 import (
+	"context"
 	"io"
 	"slices"
-	"sync"
+
+	"github.com/escouade-dev/escouade-plugin/internal/bqueue"
 )
 
 // stdinWriter writes lines to the agent's stdin from its own goroutine, so
@@ -11,52 +13,38 @@ import (
 // keep reading its stdout).
 type stdinWriter struct {
 	w    io.WriteCloser
-	mu   sync.Mutex
-	wake chan struct{}
-	todo [][]byte
-	eof  bool // close stdin once todo is written
+	todo *bqueue.Queue[[]byte] // closed: close stdin once what it holds is written
 	done chan struct{}
 }
 
 func newStdinWriter(w io.WriteCloser) *stdinWriter {
-	sw := &stdinWriter{w: w, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	sw := &stdinWriter{w: w, todo: bqueue.New[[]byte](0, bqueue.Refuse), done: make(chan struct{})}
 	go sw.run()
 	return sw
 }
 
-// send queues lines; each gets its newline.
+// send queues lines; each gets its newline. Lines sent after closeInput
+// are dropped.
 func (sw *stdinWriter) send(lines ...[]byte) {
-	sw.mu.Lock()
-	if !sw.eof {
-		sw.todo = append(sw.todo, lines...)
+	for _, l := range lines {
+		if _, _, err := sw.todo.Push(l); err != nil {
+			return // stdin is closing: nothing more goes to it
+		}
 	}
-	sw.mu.Unlock()
-	sw.signal()
 }
 
 // closeInput closes stdin once what is queued is written.
-func (sw *stdinWriter) closeInput() {
-	sw.mu.Lock()
-	sw.eof = true
-	sw.mu.Unlock()
-	sw.signal()
-}
-
-func (sw *stdinWriter) signal() {
-	select {
-	case sw.wake <- struct{}{}:
-	default:
-	}
-}
+func (sw *stdinWriter) closeInput() { sw.todo.Close() }
 
 func (sw *stdinWriter) run() {
 	defer close(sw.done)
 	broken := false
-	for range sw.wake {
-		sw.mu.Lock()
-		todo, eof := sw.todo, sw.eof
-		sw.todo = nil
-		sw.mu.Unlock()
+	for {
+		todo, err := sw.todo.PopAll(context.Background())
+		if err != nil { // closed and written
+			sw.w.Close()
+			return
+		}
 		for _, l := range todo {
 			if !broken {
 				// A write fails once the agent is gone; its end is reported
@@ -64,10 +52,6 @@ func (sw *stdinWriter) run() {
 				_, err := sw.w.Write(append(slices.Clip(l), '\n'))
 				broken = err != nil
 			}
-		}
-		if eof {
-			sw.w.Close()
-			return
 		}
 	}
 }
