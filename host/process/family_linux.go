@@ -1,7 +1,6 @@
 package process
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -100,19 +99,12 @@ func tokenOf(p procInfo) string {
 	return t
 }
 
-var tokenPrefix = []byte(TokenEnv + "=")
-
 func readToken(pid int) string {
 	env, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "environ"))
 	if err != nil {
 		return ""
 	}
-	for kv := range bytes.SplitSeq(env, []byte{0}) {
-		if v, ok := bytes.CutPrefix(kv, tokenPrefix); ok {
-			return string(v)
-		}
-	}
-	return ""
+	return tokenIn(env)
 }
 
 // adopted holds the processes the host adopted as their parent ended:

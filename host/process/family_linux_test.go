@@ -148,12 +148,6 @@ func tagged(t *testing.T, token string) []int {
 	return out
 }
 
-func stoppedNow() context.Context {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	return ctx
-}
-
 func TestStopKillsAnEscapedChildHoldingStderr(t *testing.T) {
 	p, child := startOrphaner(t, "escape")
 	key := procKey{child, startTimeOf(child)}

@@ -13,6 +13,10 @@ import (
 // process fails the test instead of hanging it.
 const testDeadline = 10 * time.Second
 
+// ignoredGrace is the grace of the stop tests whose program ignores every
+// stage but SIGKILL: the outcome does not depend on it, only their length.
+const ignoredGrace = 50 * time.Millisecond
+
 // quickExit spares the fakes the second the race detector waits at exit
 // for late reports; the fakes have no goroutines that could race then.
 const quickExit = "GORACE=atexit_sleep_ms=0"
@@ -107,6 +111,14 @@ func stop(t testing.TB, p *Process, ctx context.Context, grace time.Duration) {
 		p.Stop(ctx, grace)
 	}()
 	waitClosed(t, stopped, "Stop")
+}
+
+// stoppedNow is a context already done: a Stop without graces, as the host
+// stops a program that ended.
+func stoppedNow() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
 }
 
 func waitClosed(t testing.TB, ch <-chan struct{}, what string) {

@@ -1,6 +1,7 @@
 package process
 
 import (
+	"bytes"
 	"os"
 	"time"
 )
@@ -21,6 +22,20 @@ const (
 // process that left its group and its tree (setsid, setpgid, a daemon's
 // double fork) is still known as the program's.
 const TokenEnv = "ESCOUADE_INSTANCE_TOKEN"
+
+var tokenPrefix = []byte(TokenEnv + "=")
+
+// tokenIn returns the value of TokenEnv in env, a process's environment as
+// /proc/<pid>/environ holds it (NUL-separated); "" when it has none. The
+// first one counts, as getenv reads it.
+func tokenIn(env []byte) string {
+	for kv := range bytes.SplitSeq(env, []byte{0}) {
+		if v, ok := bytes.CutPrefix(kv, tokenPrefix); ok {
+			return string(v)
+		}
+	}
+	return ""
+}
 
 // StderrChunkBytes is the longest line handed to Spec.Stderr: a longer line
 // arrives cut into chunks of at most this size, so a program that writes

@@ -18,10 +18,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// ignoredGrace is the grace of the stop tests whose program ignores every
-// stage but SIGKILL: the outcome does not depend on it, only their length.
-const ignoredGrace = 50 * time.Millisecond
-
 // TestStopEscalates follows Stop through its stages with a clock that fires
 // a grace only for a stage the program ignores: a stage it honours ends
 // with its exit however loaded the machine is.
