@@ -15,11 +15,36 @@ func ruleProblems(doc map[string]any, appVersion string) []Problem {
 	var out []Problem
 	out = append(out, checkMinVersion(doc, appVersion)...)
 	out = append(out, checkIDLength(doc)...)
+	out = append(out, checkIDParts(doc)...)
 	out = append(out, checkCommandPath(doc)...)
 	out = append(out, checkSecretEntries(doc)...)
 	out = append(out, checkSettingDefaults(doc)...)
 	out = append(out, checkHarnesses(doc)...)
 	return out
+}
+
+// checkIDParts refuses an id part that starts or ends with a dash. The
+// pattern of PROTOCOL §1 lets a dash anywhere after the first part, but a
+// reverse-DNS id is a domain turned around, and a domain label never
+// starts or ends with a dash: "dev.example.hello-" is a slip of the
+// keyboard, not a name anyone means.
+func checkIDParts(doc map[string]any) []Problem {
+	id, _ := doc["id"].(string)
+	for _, part := range strings.Split(id, ".") {
+		if part == "" || (!strings.HasPrefix(part, "-") && !strings.HasSuffix(part, "-")) {
+			continue
+		}
+		fix := fmt.Sprintf("write %q instead of %q, e.g. dev.escouade.my-plugin", strings.Trim(part, "-"), part)
+		if strings.Trim(part, "-") == "" {
+			fix = fmt.Sprintf("remove the part %q, e.g. dev.escouade.my-plugin", part)
+		}
+		return []Problem{{
+			Pointer: "/id",
+			Message: fmt.Sprintf("%s has a part that starts or ends with a dash (%q): a reverse-DNS part starts and ends with a letter or digit", quoteShort(id), part),
+			Fix:     fix,
+		}}
+	}
+	return nil
 }
 
 // checkMinVersion refuses a plugin that needs a newer app. An app version
