@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -36,7 +37,19 @@ func prepareStart(env []string) ([]string, string) {
 	if env == nil {
 		env = os.Environ()
 	}
-	return append(env[:len(env):len(env)], TokenEnv+"="+token), token
+	return append(withoutToken(env), TokenEnv+"="+token), token
+}
+
+// withoutToken is env without TokenEnv: a host that is itself a program of
+// another host inherited one, which must not hide the program's own.
+func withoutToken(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, TokenEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 // starter is a goroutine locked to its thread for good. Linux sends a

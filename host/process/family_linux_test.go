@@ -173,6 +173,17 @@ func TestStartSetsTheToken(t *testing.T) {
 	}
 }
 
+func TestStartReplacesAnInheritedToken(t *testing.T) {
+	inherited := TokenEnv + "=from-the-host-of-this-host"
+	spec := fakeSpec(t, "env")
+	spec.Env = append(spec.Env, inherited)
+	p := start(t, spec)
+	got := readReport(t, p)
+	if contains(got.Env, inherited) || !contains(got.Env, TokenEnv+"="+p.token) {
+		t.Errorf("environment %q, want the program's own token and not %q", got.Env, inherited)
+	}
+}
+
 func contains(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
