@@ -39,6 +39,7 @@ func TestGlobals(t *testing.T) {
 		"no Intl":             {`typeof Intl`, "undefined"},
 		"AbortController":     {`(async () => { const c = new AbortController(); const p = fetch('https://a.b/', {signal: c.signal}); c.abort(); try { await p } catch (e) { return [e.name, c.signal.aborted] } })()`, []any{"AbortError", true}},
 		"fetch needs a URL":   {`fetch('/relative').catch((e) => e.name)`, "TypeError"},
+		"readline over another input": {`(async () => { const { createInterface } = await import('node:readline'); const src = { on(n, fn) { this.fn = fn }, off() {} }; const rl = createInterface({ input: src }); const got = []; rl.on('line', (l) => got.push(l)); src.fn('a\nb'); src.fn('\r\nc\n'); src.fn(new TextEncoder().encode('é\n')); return got })()`, []any{"a", "b", "c", "é"}},
 		"importing elsewhere": {`import('node:os').catch((e) => e.message)`, "Cannot find module 'node:os': run.js provides node:fs and node:readline only"},
 	}
 	for name, c := range cases {

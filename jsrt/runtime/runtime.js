@@ -505,16 +505,13 @@
       this._waiting = [];
       this._iterating = false;
       this._paused = false;
-      this._onData = (chunk) => this._data(typeof chunk === 'string' ? chunk : utf8Decode(toBytes(chunk) || new Uint8Array(0)));
+      // process.stdin gives one whole line per chunk: no split needed.
+      this._onData = input === stdin
+        ? (chunk) => this._line(chunk.charCodeAt(chunk.length - 2) === 13 ? chunk.slice(0, -2) : chunk.slice(0, -1))
+        : (chunk) => this._data(typeof chunk === 'string' ? chunk : utf8Decode(toBytes(chunk) || new Uint8Array(0)));
       if (input && typeof input.on === 'function') input.on('data', this._onData);
     }
     _data(s) {
-      // A chunk of stdin is one whole line: skip the general split.
-      const nl = s.indexOf('\n');
-      if (this._rest === '' && nl === s.length - 1) {
-        this._line(s.charCodeAt(nl - 1) === 13 ? s.slice(0, nl - 1) : s.slice(0, nl));
-        return;
-      }
       s = this._rest + s;
       let from = 0;
       for (;;) {
