@@ -65,25 +65,6 @@ func (r recordingWriter) Close() error { return r.w.Close() }
 
 func (p recordedProgram) Stdin() io.WriteCloser { return recordingWriter{p.inW, p.lines} }
 
-// PROTOCOL §4: every call has its own delay; a permissions/… call inside
-// a batch must not wait the 5 s of its neighbours.
-func TestRegressBatchCallsKeepTheirOwnDelay(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		h, p, _, _ := memHost(t, ready(nil), Options{})
-		outs := p.Batch(context.Background(), []jsonrpc.BatchCall{
-			{Method: "permissions/ask"}, {Method: "test/do"},
-		})
-		want := []Outcome{
-			{Default: TimedOut, Reason: "permissions/ask: no answer within 500 ms"},
-			{Default: TimedOut, Reason: "test/do: no answer within 5 s"},
-		}
-		if diff := cmp.Diff(want, outs); diff != "" {
-			t.Errorf("(-want +got)\n%s", diff)
-		}
-		h.Close(context.Background())
-	})
-}
-
 // PROTOCOL §6: what each agent attached goes again to the new program, in
 // the original order, before any queued message — also when the app sends
 // a new attach for one of those agents while the plugin restarts.
@@ -138,41 +119,4 @@ func TestRegressReplayedAttachesGoFirstInOriginalOrder(t *testing.T) {
 		}
 		h.Close(ctx)
 	})
-}
-
-// PROTOCOL §1/§2: a plugin with run but no activation never runs; Restart
-// must not start it either.
-func TestRegressRestartDoesNotStartAPluginWithoutActivation(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		h, p, started, _ := memHost(t, ready(nil), Options{})
-		p.mu.Lock()
-		m := *p.m
-		m.Activation = nil
-		p.m = &m
-		p.mu.Unlock()
-		if err := p.Restart(context.Background()); err != nil {
-			t.Logf("Restart: %v", err)
-		}
-		synctest.Wait()
-		if n := started.Load(); n != 0 {
-			t.Errorf("Restart launched the program %d time(s); status %+v", n, p.Status())
-		}
-		h.Close(context.Background())
-	})
-}
-
-// Plugin.ID and Host.Plugins read the manifest while Update replaces it:
-// run with -race.
-func TestRegressIDDoesNotRaceWithUpdate(t *testing.T) {
-	h, p, _, _ := memHost(t, ready(nil), Options{})
-	m2 := *p.Manifest()
-	m2.Version = "1.1.0"
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		p.Update(context.Background(), &m2)
-	}()
-	_ = p.ID()
-	<-done
-	h.Close(context.Background())
 }

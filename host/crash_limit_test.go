@@ -45,27 +45,3 @@ func TestReviewRestartForgetsTheCrashesThatStoppedIt(t *testing.T) {
 		h.Close(ctx)
 	})
 }
-
-// PROTOCOL §7, CLI.md: a disabled plugin answers the stopped default with
-// reason "disabled", refuses Restart, and Enable brings it back to idle.
-func TestReviewDisableEnableStates(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		h, p, _, _ := memHost(t, ready(func(context.Context, *memProgram, *jsonrpc.Message) (any, error) {
-			return "ok", nil
-		}), Options{})
-		ctx := context.Background()
-		p.Call(ctx, "test/x", nil)
-		p.Disable(ctx)
-		if diff := cmp.Diff(Outcome{Default: Stopped, Reason: "disabled"}, p.Call(ctx, "test/x", nil)); diff != "" {
-			t.Errorf("call while disabled (-want +got)\n%s", diff)
-		}
-		if err := p.Restart(ctx); err != ErrDisabled {
-			t.Errorf("Restart while disabled = %v", err)
-		}
-		p.Enable()
-		if st := p.Status(); st.State != StateIdle {
-			t.Errorf("after Enable: %+v", st)
-		}
-		h.Close(ctx)
-	})
-}
