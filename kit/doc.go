@@ -76,11 +76,7 @@
 //
 //	go test -run '^$' -bench 'Echo(Turn|Process)' -benchmem ./kit
 //
-// On the shared two-core machine this was built on, heavily loaded, one
-// run gave 178 µs a turn against 13.5 µs a process round trip (13 times);
-// lightly loaded, and without wazero's close-on-context checks, a turn
-// took about 40 µs. The turn's own cost (reading
-// stdin, yielding until nothing can run, writing stdout) is a few
-// microseconds; the rest is the JSON-RPC work of the same Go code compiled
-// to WebAssembly, which runs many times slower than native code.
+// The figures, the machine they were taken on and what the time goes to
+// are in docs/PERFORMANCE.md, section "kit: a module turn against a
+// process round trip".
 package kit
