@@ -159,6 +159,7 @@ func (s *connState) settleLocked(n int64) (call *pendingCall, lateMethod string,
 	if call = s.pending[n]; call != nil {
 		s.forgetCall(call)
 		s.token.delivered++
+		s.token.sawRequest = false
 		return call, "", false
 	}
 	lateMethod, late = s.late.forget(n)

@@ -28,15 +28,18 @@ import (
 // its stream), a timer starts the background reader idleRead after the
 // token was left free, and a caller that leaves it with calls still
 // waiting starts it at once. The background reader leaves the token again
-// after delivering an answer when no call waits and the peer sent no
-// request meanwhile: a connection that mostly calls goes back to callers
-// reading, one that mostly serves (a plugin) keeps its reader.
+// after delivering an answer when no call waits and the last of the
+// peer's messages it read was not a request: a connection that mostly
+// calls goes back to callers reading, one being asked keeps its reader.
+// A plugin's stdin, a blocking file, cannot be interrupted: its reader
+// never leaves the token.
 type readerToken struct {
 	held     bool // a goroutine reads, or is about to
 	byCaller bool // the holder is a caller: a deadline must interrupt its read
 	ended    bool // the stream ended or failed: nobody reads again
 	// sawRequest and delivered describe the background reader's tenure:
-	// whether the peer sent a request, and how many answers went to calls.
+	// whether the peer sent a request since the last answer went to a
+	// call, and how many answers did.
 	sawRequest bool
 	delivered  int
 	idle       *time.Timer
