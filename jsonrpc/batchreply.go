@@ -50,12 +50,13 @@ func (c *Conn) serveBatch(items []Item, lineBytes int) {
 	})
 	first := len(reply.answers)
 	reply.answers = append(reply.answers, make([]Message, len(requests))...)
+	oweds := make([]owed, len(requests)) // one allocation for the batch
 	for k, m := range requests {
-		if !c.waitForSlot() {
+		o := &oweds[k]
+		*o = owed{id: m.ID, method: m.Method, reply: reply, index: first + k}
+		if !c.waitForSlot(o) {
 			return // stopped: nothing will be written
 		}
-		o := &owed{id: m.ID, method: m.Method, reply: reply, index: first + k}
-		c.state.update(func(s *connState) { s.owe(o) })
 		c.serving.Go(func() {
 			if answer, async := c.answer(m); !async {
 				c.finish(o, answer)
@@ -96,23 +97,37 @@ type batchReply struct {
 	lineBytes int64
 }
 
-// record stores the answer to o and frees its request's slot; the last
-// answer sends the array. An answer that would make the line pass the
-// limit is replaced by the error naming it, whose room was kept.
+// record stores the answer to o, if o is still owed one, and frees its
+// request's slot, all under one lock; the last answer sends the array. An
+// answer that would make the line pass the limit is replaced by the error
+// naming it, whose room was kept.
 func (b *batchReply) record(o *owed, answer Message) {
 	c := b.conn
 	size := int64(answerSize(&answer))
 	kept := int64(c.tooLongSize(answer.ID))
-	if !b.reserve(size - kept) {
+	fits := b.reserve(size - kept)
+	if !fits {
+		size = kept
+	}
+	var fresh bool
+	c.state.update(func(s *connState) {
+		if fresh = s.settleOwed(o); fresh {
+			s.serving--
+			s.held += size
+		}
+	})
+	if !fresh {
+		if fits {
+			b.used.Add(kept - size) // give the room back
+		}
+		return
+	}
+	if !fits {
 		c.answerTooLong(o.method, answer.ID)
-		answer, size = Message{ID: answer.ID, Error: c.tooLongError()}, kept
+		answer = Message{ID: answer.ID, Error: c.tooLongError()}
 	}
 	b.answers[o.index] = answer
 	b.held.Add(size)
-	c.state.update(func(s *connState) {
-		s.serving--
-		s.held += size
-	})
 	b.done()
 }
 

@@ -144,9 +144,9 @@ func (c *Conn) waitForRoom(quit func() bool) bool {
 }
 
 // waitForSlot blocks the reader until one more request can be served,
-// for the members of a batch; it returns false once the connection is
-// stopped.
-func (c *Conn) waitForSlot() bool {
+// for the members of a batch, then records o as owed an answer; it
+// returns false once the connection is stopped.
+func (c *Conn) waitForSlot(o *owed) bool {
 	s := &c.state
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -154,6 +154,7 @@ func (c *Conn) waitForSlot() bool {
 	for !s.end.stopped {
 		if s.serving < c.limits.requests {
 			s.serving++
+			s.owe(o)
 			return true
 		}
 		if !reported {

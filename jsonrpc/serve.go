@@ -137,17 +137,20 @@ func (c *Conn) handle(m *Message) (result any, err error) {
 // into its batch's answer. An answer to a request already answered, or
 // dropped by Close, is dropped too.
 func (c *Conn) finish(o *owed, answer Message) {
-	var fresh bool
-	c.state.update(func(s *connState) { fresh = s.settleOwed(o) })
-	if !fresh {
-		return
-	}
 	if o.reply != nil {
 		o.reply.record(o, answer)
 		return
 	}
 	size := int64(answerSize(&answer))
-	c.state.update(func(s *connState) { s.held += size })
+	var fresh bool
+	c.state.update(func(s *connState) {
+		if fresh = s.settleOwed(o); fresh {
+			s.held += size
+		}
+	})
+	if !fresh {
+		return
+	}
 	c.writeAnswer(&answer, o.method)
 	c.state.update(func(s *connState) {
 		s.serving--
