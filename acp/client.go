@@ -62,7 +62,7 @@ func (c *Client) Start() []Out {
 		return nil
 	}
 	c.phase = phaseInitializing
-	c.call("initialize", c.initializeParams(), c.onInitialize)
+	c.call(methodInitialize, c.initializeParams(), c.onInitialize)
 	_, outs := c.flush()
 	return outs
 }

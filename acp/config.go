@@ -115,7 +115,7 @@ func (c *Client) sendMode(mode string) {
 		SessionID string `json:"sessionId"`
 		ModeID    string `json:"modeId"`
 	}{c.session.id, mode}
-	c.call("session/set_mode", params, func(_ json.RawMessage, err *Error) {
+	c.call(methodSessionSetMode, params, func(_ json.RawMessage, err *Error) {
 		if err != nil {
 			c.emit(notice(fmt.Sprintf("the agent did not take the mode %s: %v", mode, err)))
 			return
@@ -137,7 +137,7 @@ func (c *Client) sendModel(model string) {
 		SessionID string `json:"sessionId"`
 		ModelID   string `json:"modelId"`
 	}{c.session.id, model}
-	c.call("session/set_model", params, func(_ json.RawMessage, err *Error) {
+	c.call(methodSessionSetModel, params, func(_ json.RawMessage, err *Error) {
 		if err != nil {
 			c.emit(notice(fmt.Sprintf("the agent did not take the model %s: %v", model, err)))
 			return
@@ -152,7 +152,7 @@ func (c *Client) setConfigOption(configID, value, what string) {
 		ConfigID  string `json:"configId"`
 		Value     string `json:"value"`
 	}{c.session.id, configID, value}
-	c.call("session/set_config_option", params, func(result json.RawMessage, err *Error) {
+	c.call(methodSessionSetConfig, params, func(result json.RawMessage, err *Error) {
 		if err != nil {
 			c.emit(notice(fmt.Sprintf("the agent did not take the %s %s: %v", what, value, err)))
 			return

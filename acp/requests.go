@@ -18,11 +18,11 @@ const (
 func (c *Client) onRequest(m *incoming, raw []byte) {
 	var err error
 	switch {
-	case m.Method == "session/request_permission":
+	case m.Method == methodRequestPermission:
 		err = c.onPermissionRequest(m)
-	case m.Method == "fs/read_text_file" && c.opts.FS:
+	case m.Method == methodReadTextFile && c.opts.FS:
 		err = c.onReadRequest(m)
-	case m.Method == "fs/write_text_file" && c.opts.FS:
+	case m.Method == methodWriteTextFile && c.opts.FS:
 		err = c.onWriteRequest(m)
 	default:
 		c.answerError(m.ID, &Error{Code: CodeMethodNotFound, Message: "method not found: " + m.Method})

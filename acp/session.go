@@ -163,9 +163,9 @@ func (c *Client) openSession() {
 	id := c.opts.SessionID
 	switch {
 	case id != "" && c.agent.loadSession:
-		c.attachTo(id, AttachLoad, "session/load")
+		c.attachTo(id, AttachLoad, methodSessionLoad)
 	case id != "" && c.agent.resume:
-		c.attachTo(id, AttachResume, "session/resume")
+		c.attachTo(id, AttachResume, methodSessionResume)
 	case id != "":
 		c.emit(notice(noticeContextCleared))
 		c.newSession()
@@ -176,7 +176,7 @@ func (c *Client) openSession() {
 
 func (c *Client) newSession() {
 	params := sessionParams{Cwd: c.opts.Cwd, MCPServers: c.mcpServers()}
-	c.call("session/new", params, c.onNewSession)
+	c.call(methodSessionNew, params, c.onNewSession)
 }
 
 func (c *Client) attachTo(id, attach, method string) {

@@ -58,7 +58,7 @@ func (c *Client) sendPrompt(text string) {
 	blocks = append(blocks, textBlock{Type: "text", Text: text})
 	c.emit(Item{Type: TypeUser, MessageID: c.messageID(TypeUser, ""), Text: text})
 	c.turn.running, c.turn.cancelPending = true, false
-	c.turn.promptID = c.call("session/prompt", promptParams{SessionID: c.session.id, Prompt: blocks}, c.onPromptAnswer)
+	c.turn.promptID = c.call(methodSessionPrompt, promptParams{SessionID: c.session.id, Prompt: blocks}, c.onPromptAnswer)
 }
 
 // sendWaiting sends what was asked before the session was open.
@@ -112,11 +112,11 @@ func (c *Client) Cancel() ([]Item, []Out) {
 		c.emit(Item{Type: TypeTurn, StopReason: OutcomeCancelled})
 	case c.turn.running && !c.turn.cancelPending:
 		c.turn.cancelPending = true
-		c.notify("session/cancel", struct {
+		c.notify(methodSessionCancel, struct {
 			SessionID string `json:"sessionId"`
 		}{c.session.id})
 		if c.opts.CancelRequests {
-			c.notify("$/cancel_request", struct {
+			c.notify(methodCancelRequest, struct {
 				RequestID int64 `json:"requestId"`
 			}{c.turn.promptID})
 		}
@@ -186,7 +186,7 @@ func (c *Client) Close() ([]Item, []Out) {
 	c.cancelPermissions()
 	c.endRunningTurn(OutcomeCancelled)
 	if c.agent.close && c.session.id != "" && c.phase == phaseReady {
-		c.call("session/close", struct {
+		c.call(methodSessionClose, struct {
 			SessionID string `json:"sessionId"`
 		}{c.session.id}, func(json.RawMessage, *Error) {})
 	}

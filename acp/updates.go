@@ -91,7 +91,7 @@ func (c *Client) updateHandler(kind string) (handle func(*update) error, fields 
 }
 
 func (c *Client) onNotification(m *incoming, raw []byte) {
-	if m.Method != "session/update" {
+	if m.Method != methodSessionUpdate {
 		c.emit(unknown(raw))
 		return
 	}

@@ -5,19 +5,43 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
 const jsonrpcVersion = "2.0"
 
-// JSON-RPC and ACP error codes the client meets or sends.
+// JSON-RPC and ACP error codes the client meets or sends. JSON-RPC's own
+// are the plugin protocol's too, and come from its schema (kit/proto);
+// ACP's are ACP's alone.
 const (
-	CodeParseError       = -32700
-	CodeInvalidRequest   = -32600
-	CodeMethodNotFound   = -32601
-	CodeInvalidParams    = -32602
-	CodeInternalError    = -32603
+	CodeParseError       = proto.CodeParseError
+	CodeInvalidRequest   = proto.CodeInvalidRequest
+	CodeMethodNotFound   = proto.CodeMethodNotFound
+	CodeInvalidParams    = proto.CodeInvalidParams
+	CodeInternalError    = proto.CodeInternalError
 	CodeAuthRequired     = -32000
+	CodeResourceNotFound = -32002 // a file that does not exist
 	CodeRequestCancelled = -32800
+)
+
+// The ACP methods the client calls, sends or serves (ACP 1), named once.
+const (
+	methodInitialize        = "initialize"
+	methodSessionNew        = "session/new"
+	methodSessionLoad       = "session/load"
+	methodSessionResume     = "session/resume"
+	methodSessionPrompt     = "session/prompt"
+	methodSessionCancel     = "session/cancel"
+	methodSessionClose      = "session/close"
+	methodSessionUpdate     = "session/update"
+	methodSessionSetMode    = "session/set_mode"
+	methodSessionSetModel   = "session/set_model"
+	methodSessionSetConfig  = "session/set_config_option"
+	methodRequestPermission = "session/request_permission"
+	methodReadTextFile      = "fs/read_text_file"
+	methodWriteTextFile     = "fs/write_text_file"
+	methodCancelRequest     = "$/cancel_request"
 )
 
 // Error is a JSON-RPC error, as the agent sent it or as the host answers an

@@ -11,9 +11,6 @@ import (
 	"github.com/escouade-dev/escouade-plugin/acp"
 )
 
-// codeResourceNotFound is ACP's error code of a file that does not exist.
-const codeResourceNotFound = -32002
-
 // serveFS answers the agent's fs/read_text_file or fs/write_text_file,
 // behind the fence; a fenced path is refused with a notice.
 func (s *Session) serveFS(it acp.Item) {
@@ -126,7 +123,7 @@ func wireError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, fs.ErrNotExist):
-		return &acp.Error{Code: codeResourceNotFound, Message: "Resource not found: " + err.Error()}
+		return &acp.Error{Code: acp.CodeResourceNotFound, Message: "Resource not found: " + err.Error()}
 	case errors.Is(err, ErrFenced):
 		return &acp.Error{Code: acp.CodeInvalidParams, Message: "access refused: " + err.Error()}
 	}

@@ -1,11 +1,14 @@
 package kit
 
+import "github.com/escouade-dev/escouade-plugin/kit/proto"
+
 // The environment variables the host sets for a process (PROTOCOL.md §2).
+// Their names come from the protocol's schema (kit/proto).
 const (
-	EnvPluginID   = "ESCOUADE_PLUGIN_ID"
-	EnvPluginAPI  = "ESCOUADE_PLUGIN_API"
-	EnvAppVersion = "ESCOUADE_VERSION"
-	EnvLang       = "ESCOUADE_LANG"
+	EnvPluginID   = proto.EnvPluginID
+	EnvPluginAPI  = proto.EnvPluginAPI
+	EnvAppVersion = proto.EnvVersion
+	EnvLang       = proto.EnvLang
 )
 
 // Env is what the host told the process through its environment. It is

@@ -65,7 +65,7 @@ func decodeInit(params json.RawMessage) (InitParams, error) {
 		return p, nil
 	}
 	if err := json.Unmarshal(params, &p); err != nil {
-		return InitParams{}, fmt.Errorf("%w: initialize: %v", jsonrpc.ErrInvalidParams, err)
+		return InitParams{}, fmt.Errorf("%w: %s: %v", jsonrpc.ErrInvalidParams, methodInitialize, err)
 	}
 	return p, nil
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
 // HandlerFunc serves one method: params are the raw params of the call (nil
@@ -25,10 +27,10 @@ const DefaultStopGrace = time.Second
 
 // The methods the kit serves itself; Handle refuses them.
 const (
-	methodInitialize = "initialize"
-	methodShutdown   = "shutdown"
-	methodAttach     = "agent/attach"
-	eventPrefix      = "event/"
+	methodInitialize = proto.MethodInitialize
+	methodShutdown   = proto.MethodShutdown
+	methodAttach     = proto.MethodAgentAttach
+	eventPrefix      = proto.MethodPrefixEvent
 )
 
 // Options configure a Plugin. The zero value reads no environment, traces
