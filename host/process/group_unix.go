@@ -63,7 +63,10 @@ func (g *group) family(s *snapshot) []procInfo {
 		if p.StartTime < g.since || p.PID == g.leader {
 			continue
 		}
-		if p.PGID == g.pgid || g.known[p.key()] || (g.token != "" && tokenOf(p) == g.token) {
+		// A pid known without a start time (ps tells none) may have been
+		// reused since: only the group and the tree name it then.
+		known := p.StartTime != 0 && g.known[p.key()]
+		if p.PGID == g.pgid || known || (g.token != "" && tokenOf(p) == g.token) {
 			roots = append(roots, p.PID)
 		}
 	}

@@ -136,3 +136,17 @@ func TestSnapshotCache(t *testing.T) {
 		}
 	}
 }
+
+func TestFamilyWithoutStartTimes(t *testing.T) {
+	// As ps lists them: no start time, so a pid seen before may be another
+	// process now.
+	procs := []procInfo{
+		{PID: 100, PPID: 1, PGID: 100},
+		{PID: 101, PPID: 100, PGID: 100},
+		{PID: 105, PPID: 1, PGID: 105},
+	}
+	g := &group{pgid: 100, leader: 100, exited: func() bool { return false }, known: map[procKey]bool{{105, 0}: true}}
+	if diff := cmp.Diff([]int{100, 101}, pids(g.family(newSnapshot(1, procs)))); diff != "" {
+		t.Errorf("family (-want +got):\n%s", diff)
+	}
+}
