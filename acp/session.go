@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/internal/bqueue"
 )
 
 // protocolVersion is the ACP version this client speaks.
@@ -37,8 +39,8 @@ type agentState struct {
 type sessionState struct {
 	id       string
 	attach   string
-	loading  bool              // session/load sent, not answered: updates are history
-	buffered []json.RawMessage // session/update params for a session id not yet known
+	loading  bool                           // session/load sent, not answered: updates are history
+	buffered *bqueue.Queue[json.RawMessage] // session/update params for a session id not yet known; nil until one comes
 	config   []configOption
 	modes    modeState
 }

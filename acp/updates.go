@@ -3,6 +3,8 @@ package acp
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/escouade-dev/escouade-plugin/internal/bqueue"
 )
 
 // update is one session/update. Its fields are read once into a map: the
@@ -119,16 +121,19 @@ func (c *Client) routeUpdate(sessionID string, u *update) {
 }
 
 func (c *Client) buffer(params json.RawMessage) {
-	if len(c.session.buffered) >= c.opts.maxBuffered() {
-		c.emit(unknown(c.session.buffered[0]))
-		c.session.buffered = c.session.buffered[1:]
+	if c.session.buffered == nil {
+		c.session.buffered = bqueue.New[json.RawMessage](c.opts.maxBuffered(), bqueue.DropOldest)
 	}
-	c.session.buffered = append(c.session.buffered, params)
+	if oldest, dropped, _ := c.session.buffered.Push(params); dropped {
+		c.emit(unknown(oldest))
+	}
 }
 
 func (c *Client) replayBuffered() {
-	waiting := c.session.buffered
-	c.session.buffered = nil
+	if c.session.buffered == nil {
+		return
+	}
+	waiting := c.session.buffered.Drain()
 	for _, params := range waiting {
 		if sessionID, u, ok := decodeUpdate(params); ok {
 			c.routeUpdate(sessionID, u)
