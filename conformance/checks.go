@@ -57,7 +57,7 @@ func Checks() []Check {
 		{CheckDelay, "a call answered within its delay",
 			"answer every call within its delay (docs/protocol.md, section 5); answer -32601 at once to a method you do not serve, and do slow work away from the loop that reads stdin"},
 		{CheckScenarios, "escouade-bench.json holds",
-			"correct escouade-bench.json: see the format in the bench's documentation"},
+			"correct escouade-bench.json where the refusal says; the format is in " + BenchFileDocs},
 		{CheckHostRequests, "what it asks of the host stays inside its permissions",
 			"ask only for what the manifest's permissions grant (a secret key of permissions.secrets, a non-hidden file of the plugin folder) with params the protocol schema allows, or add the permission to the manifest"},
 		{CheckMemory, "memory at idle",

@@ -22,9 +22,22 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// testTimeout bounds every wait, so that a broken example fails the test
-// instead of hanging it. The first start of go-notes builds it.
-const testTimeout = 2 * time.Minute
+// waitLimit bounds a wait, so that a broken example fails the test with
+// its own message instead of hanging it. It scales with the test binary's
+// deadline (go test -timeout), which a loaded machine or -race may need
+// raised, leaving a tenth of what remains to report; without a deadline it
+// is an hour. The first start of go-notes builds it, within the bound.
+func waitLimit(t testing.TB) time.Duration {
+	timed, ok := t.(interface{ Deadline() (time.Time, bool) }) // a benchmark has none
+	if !ok {
+		return time.Hour
+	}
+	deadline, ok := timed.Deadline()
+	if !ok {
+		return time.Hour
+	}
+	return max(time.Until(deadline)*9/10, time.Second)
+}
 
 // example is one example plugin folder and what it needs to run.
 type example struct {
@@ -129,8 +142,8 @@ func TestExamples(t *testing.T) {
 // stderrHas waits for text on the process's stderr: the lines are copied
 // from the pipe by a goroutine of os/exec, so they may trail the answer
 // that came on stdout.
-func (p *process) stderrHas(text string) bool {
-	deadline := time.Now().Add(5 * time.Second)
+func (p *process) stderrHas(t *testing.T, text string) bool {
+	deadline := time.Now().Add(waitLimit(t))
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for !strings.Contains(p.stderr.String(), text) {
@@ -194,7 +207,7 @@ func checkGreet(t *testing.T, p *process) {
 			t.Errorf("log after notes/greet: %q, want %q", got, "info greeted Ada")
 		}
 	}
-	if !p.stderrHas("greeting Ada") {
+	if !p.stderrHas(t, "greeting Ada") {
 		t.Errorf("stderr lacks the greet trace:\n%s", p.stderr)
 	}
 	if strings.Contains(p.stderr.String(), "hunter2") {
@@ -317,7 +330,7 @@ func start(t *testing.T, ex example) *process {
 // callRaw calls the example with a bounded wait.
 func (p *process) callRaw(t *testing.T, method string, params any) (json.RawMessage, error) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit(t))
 	defer cancel()
 	return p.host.conn.Call(ctx, method, params)
 }
@@ -351,7 +364,7 @@ func (p *process) exitCode(t *testing.T) int {
 	select {
 	case <-p.exited:
 		return p.cmd.ProcessState.ExitCode()
-	case <-time.After(testTimeout):
+	case <-time.After(waitLimit(t)):
 		t.Fatalf("the process did not exit; stderr:\n%s", p.stderr)
 		return -1
 	}

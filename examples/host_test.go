@@ -121,7 +121,7 @@ func (h *fakeHost) nextPeerError(t *testing.T) *jsonrpc.Error {
 	select {
 	case e := <-h.peerErrors:
 		return e
-	case <-time.After(testTimeout):
+	case <-time.After(waitLimit(t)):
 		t.Fatal("no error answer with id null from the example")
 		return nil
 	}
@@ -141,7 +141,7 @@ func (h *fakeHost) nextLog(t *testing.T) string {
 	select {
 	case line := <-h.logs:
 		return line
-	case <-time.After(testTimeout):
+	case <-time.After(waitLimit(t)):
 		t.Fatal("no log from the example")
 		return ""
 	}

@@ -186,7 +186,7 @@ func jsHost(t testing.TB, run jsRun, dir string, cfg host.Config, secret string,
 // result calls method and decodes its result; anything else fails the test.
 func result(t testing.TB, p *host.Plugin, method string, params any) any {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit(t))
 	defer cancel()
 	o := p.Call(ctx, method, params)
 	if o.IsDefault() || o.Error != nil {
@@ -202,7 +202,7 @@ func result(t testing.TB, p *host.Plugin, method string, params any) any {
 // errorCode calls method and returns the code of its error answer.
 func errorCode(t *testing.T, p *host.Plugin, method string, params any) int64 {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit(t))
 	defer cancel()
 	o := p.Call(ctx, method, params)
 	if o.Error == nil {
@@ -220,7 +220,7 @@ func journalText(p *host.Plugin) string {
 // journal is written as the host reads the program's lines.
 func journalWaits(t *testing.T, p *host.Plugin, tag, text string) {
 	t.Helper()
-	deadline := time.Now().Add(testTimeout)
+	deadline := time.Now().Add(waitLimit(t))
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for {
@@ -412,7 +412,7 @@ func startWASM(t *testing.T, m *manifest.Manifest) (io.Writer, <-chan string) {
 		prog.Stdin().Close()
 		select {
 		case <-prog.Done():
-		case <-time.After(testTimeout):
+		case <-time.After(waitLimit(t)):
 			t.Errorf("%s did not end; stderr:\n%s", m.ID, stderr)
 		}
 		if exit := prog.Exit(); exit.Kind != transport.Exited || exit.Code != 0 {
@@ -473,8 +473,8 @@ func readLines(t *testing.T, m *manifest.Manifest, stdout io.Reader, stderr fmt.
 					return
 				}
 				lines <- l
-			case <-time.After(testTimeout):
-				t.Errorf("no line from %s within %v; stderr:\n%s", m.ID, testTimeout, stderr)
+			case <-time.After(waitLimit(t)):
+				t.Errorf("no line from %s within %v; stderr:\n%s", m.ID, waitLimit(t), stderr)
 				return
 			}
 		}

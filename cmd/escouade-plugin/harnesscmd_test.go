@@ -15,8 +15,17 @@ import (
 // fakeACPDir is the scripted fake ACP agent's plugin folder.
 const fakeACPDir = "../../tests/fixtures/plugins/fake-acp"
 
-// harnessWait fails a console test whose awaited line never comes.
-const harnessWait = 30 * time.Second
+// waitLimit bounds a wait for a line that may never come, so the test fails
+// with what it waited for rather than hang: it scales with the test
+// binary's deadline (go test -timeout), leaving a tenth of what remains to
+// report, and is an hour without one.
+func waitLimit(t *testing.T) time.Duration {
+	deadline, ok := t.Deadline()
+	if !ok {
+		return time.Hour
+	}
+	return max(time.Until(deadline)*9/10, time.Second)
+}
 
 // withFakeACP builds the fake agent, puts it in PATH and gives it script.
 func withFakeACP(t *testing.T, script string) {
@@ -97,7 +106,8 @@ func awaitOp(t *testing.T, r *bufio.Reader, op string) map[string]any {
 		line string
 		err  error
 	}
-	deadline := time.After(harnessWait)
+	limit := waitLimit(t)
+	deadline := time.After(limit)
 	for {
 		got := make(chan read, 1)
 		go func() { l, err := r.ReadString('\n'); got <- read{l, err} }()
@@ -105,7 +115,7 @@ func awaitOp(t *testing.T, r *bufio.Reader, op string) map[string]any {
 		select {
 		case rd = <-got:
 		case <-deadline:
-			t.Fatalf("no %q line in %s", op, harnessWait)
+			t.Fatalf("no %q line in %s (the test's deadline nears)", op, limit)
 		}
 		if rd.err != nil {
 			t.Fatalf("waiting for %q: %v", op, rd.err)
