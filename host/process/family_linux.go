@@ -99,13 +99,13 @@ var tokens = struct {
 }{of: make(map[procKey]string)}
 
 func tokenOf(p procInfo) string {
-	if p.zombie() {
-		return "" // its environment is gone with its memory
-	}
 	tokens.Lock()
 	defer tokens.Unlock()
 	if t, ok := tokens.of[p.key()]; ok {
 		return t
+	}
+	if p.zombie() {
+		return "" // its environment went with its memory; not cached, it was never read
 	}
 	t := readToken(p.PID)
 	tokens.of[p.key()] = t
