@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/escouade-dev/escouade-plugin/internal/bqueue"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 
@@ -28,14 +29,18 @@ type Journal struct {
 
 	mu      sync.Mutex
 	moved   *sync.Cond // broadcast when written grows or the writer stops
-	pending []string   // stamped lines the writer has not taken yet
 	queued  uint64     // lines ever queued, notes of dropped lines included
 	written uint64     // lines the writer is done with
 	dropped int        // lines dropped since the last note saying so
 	closing bool
 	err     error // first write error not yet returned by Flush or Close
-	wake    chan struct{}
 	done    chan struct{}
+
+	// pending holds the stamped lines the writer has not taken yet. It has
+	// no bound of its own: Buffer counts the lines until they are written,
+	// those the writer holds included (enqueue). Pushed under mu, closed
+	// under mu when closing is set.
+	pending *bqueue.Queue[string]
 
 	out output // owned by the writer goroutine
 }
@@ -65,11 +70,11 @@ func open(home, id string, opts Options, h hooks) (*Journal, error) {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
 	j := &Journal{
-		opts:  opts.withDefaults(),
-		path:  path,
-		hooks: h,
-		wake:  make(chan struct{}, 1),
-		done:  make(chan struct{}),
+		opts:    opts.withDefaults(),
+		path:    path,
+		hooks:   h,
+		done:    make(chan struct{}),
+		pending: bqueue.New[string](0, bqueue.Refuse),
 	}
 	j.moved = sync.NewCond(&j.mu)
 	j.out = output{path: path, maxSize: j.opts.MaxSize}
@@ -142,7 +147,6 @@ func (j *Journal) Write(tag, text string) {
 	for _, line := range lines {
 		j.enqueue(stamp(now, tag, line))
 	}
-	j.signal()
 }
 
 // Flush waits until the writer has handed every line queued so far to the
@@ -153,7 +157,6 @@ func (j *Journal) Flush() error {
 	defer j.mu.Unlock()
 	j.noteDropped()
 	target := j.queued
-	j.signal()
 	for j.written < target && !j.stopped() {
 		j.moved.Wait()
 	}
@@ -168,7 +171,7 @@ func (j *Journal) Close() error {
 	if !j.closing {
 		j.noteDropped()
 		j.closing = true
-		j.signal()
+		j.pending.Close()
 	}
 	j.mu.Unlock()
 	<-j.done
@@ -191,12 +194,4 @@ func (j *Journal) takeErr() error {
 	err := j.err
 	j.err = nil
 	return err
-}
-
-// signal wakes the writer without waiting for it.
-func (j *Journal) signal() {
-	select {
-	case j.wake <- struct{}{}:
-	default:
-	}
 }

@@ -47,7 +47,7 @@ func (j *Journal) enqueue(line string) {
 	// The note goes where the gap is, even one past Buffer, so that the
 	// count of lost lines is never lost itself.
 	j.noteDropped()
-	j.pending = append(j.pending, line)
+	j.pending.Push(line)
 	j.queued++
 }
 
@@ -58,7 +58,7 @@ func (j *Journal) noteDropped() {
 		return
 	}
 	note := fmt.Sprintf("journal: %d lines dropped", j.dropped)
-	j.pending = append(j.pending, stamp(j.opts.Now(), TagDropped, note))
+	j.pending.Push(stamp(j.opts.Now(), TagDropped, note))
 	j.queued++
 	j.dropped = 0
 }

@@ -1,5 +1,7 @@
 package journal
 
+import "context"
+
 // run is the writer goroutine: it takes the queued lines in batches, writes
 // them, hands them to subscribers, and stops once Close has been called and
 // nothing is left.
@@ -23,16 +25,8 @@ func (j *Journal) run() {
 // next waits for lines to write. stop reports that Close was called and
 // every line queued before it has been taken.
 func (j *Journal) next() (batch []string, stop bool) {
-	for {
-		j.mu.Lock()
-		batch, closing := j.pending, j.closing
-		j.pending = nil
-		j.mu.Unlock()
-		if len(batch) > 0 || closing {
-			return batch, len(batch) == 0
-		}
-		<-j.wake
-	}
+	batch, err := j.pending.PopAll(context.Background())
+	return batch, err != nil // only ErrClosed: the context never ends
 }
 
 // finish records that n lines are done with, and err if it is the first.
