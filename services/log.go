@@ -3,6 +3,9 @@ package services
 import (
 	"fmt"
 	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/journal"
+	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
 // Levels of the log notification (PROTOCOL §5.3).
@@ -26,7 +29,7 @@ func knownLevel(level string) bool {
 const fallbackLogLevel = LevelInfo
 
 // LogTag is the journal tag of a log line of the given level.
-func LogTag(level string) string { return "log." + level }
+func LogTag(level string) string { return journal.LogTag(level) }
 
 // writeLog serves the log notification: one journal line per line of the
 // message, tagged log.<level>. It never has an answer.
@@ -44,7 +47,7 @@ func (s *Server) writeLog(params []byte) *Error {
 		return err
 	}
 	if !knownLevel(level) {
-		s.journal(TagRefused, fmt.Sprintf("log: the level %q is not one of debug, info, warn, error; the message is kept as %s",
+		s.journal(TagRefused, fmt.Sprintf(proto.MethodLog+": the level %q is not one of debug, info, warn, error; the message is kept as %s",
 			level, fallbackLogLevel))
 		level = fallbackLogLevel
 	}

@@ -7,16 +7,18 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// Journal tags this package writes (PROTOCOL §10), besides LogTag(level).
+// Journal tags this package writes (PROTOCOL §10), besides LogTag(level):
+// the journal's own, so that one filter finds every line of a kind.
 const (
-	TagSecret  = "secret"  // a secret key asked for, never its value
-	TagRefused = "refused" // a request refused, with its reason
-	TagDropped = "dropped" // a setting value left out of an answer
+	TagSecret  = journal.TagSecret  // a secret key asked for, never its value
+	TagRefused = journal.TagRefused // a request refused, with its reason
+	TagDropped = journal.TagDropped // a setting value left out of an answer
 )
 
 // Server serves the plugin→host requests of one process plugin.

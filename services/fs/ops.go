@@ -125,6 +125,10 @@ func (s *Service) write(_ context.Context, params json.RawMessage) (any, error) 
 	return nil, nil
 }
 
+// noFolder is the reason of a write whose folder is missing: fs/write
+// answers no -32005 (the schema's errors), so it fails and names the fix.
+const noFolder = "its folder does not exist (" + proto.MethodFsMkdir + " makes it)"
+
 func writeText(root *os.Root, loc Location, text string) *services.Error {
 	r, refusal := walk(root, loc, true)
 	if refusal != nil {
@@ -134,7 +138,7 @@ func writeText(root *os.Root, loc Location, text string) *services.Error {
 	case len(r.missing) > 1:
 		// fs/write answers no -32005 (the schema's errors): a folder that
 		// is not there is a write that fails.
-		return failed(loc.Root, loc.Path, "its folder does not exist (fs/mkdir makes it)")
+		return failed(loc.Root, loc.Path, noFolder)
 	case len(r.missing) == 0 && r.info.IsDir():
 		return failed(loc.Root, loc.Path, "a folder, not a file")
 	case len(r.missing) == 0 && !r.info.Mode().IsRegular():
@@ -142,7 +146,7 @@ func writeText(root *os.Root, loc Location, text string) *services.Error {
 	}
 	f, err := root.OpenFile(r.full(), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|nonBlocking, 0o644)
 	if isMissing(err) {
-		return failed(loc.Root, loc.Path, "its folder does not exist (fs/mkdir makes it)")
+		return failed(loc.Root, loc.Path, noFolder)
 	}
 	if err != nil {
 		return osFailure(loc, err)

@@ -20,7 +20,7 @@ import (
 var (
 	errTimedOut = errors.New("timed out")
 	errClosed   = errors.New("the instance ended")
-	errCanceled = errors.New("canceled by net/cancel")
+	errCanceled = errors.New("canceled by " + proto.MethodNetCancel)
 )
 
 // fetch serves net/fetch: one request, its whole body in the answer.

@@ -197,7 +197,7 @@ func (s *Service) answer(r *run, err error) (any, *services.Error) {
 func (s *Service) noteDropped(r *run) {
 	for name, out := range map[string]*capped{"stdout": r.stdout, "stderr": r.stderr} {
 		if out.dropped > 0 && s.cfg.Journal != nil {
-			s.cfg.Journal("dropped", fmt.Sprintf("proc/run %s: %s past 1 MiB, %d bytes dropped", r.name, name, out.dropped))
+			s.cfg.Journal(services.TagDropped, fmt.Sprintf("%s %s: %s past %d MiB, %d bytes dropped", proto.MethodProcRun, r.name, name, MaxOutputBytes>>20, out.dropped))
 		}
 	}
 }

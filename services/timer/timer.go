@@ -60,7 +60,7 @@ const (
 )
 
 // TagDropped is the journal tag of a timer/fired that could not be sent.
-const TagDropped = "dropped"
+const TagDropped = services.TagDropped
 
 // Config is what a Service needs from its host.
 type Config struct {
