@@ -79,12 +79,25 @@ func (r *Registry) Save() error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(r.path), 0o700); err != nil {
+	return writeJSON(r.path, data)
+}
+
+// File modes of what this package writes: the plugins a user installed and
+// the values they chose are theirs alone to read.
+const (
+	dirMode  os.FileMode = 0o700
+	fileMode os.FileMode = 0o600
+)
+
+// writeJSON writes data and a newline to path through a temporary file
+// renamed into place, so a crash never leaves the file half written.
+func writeJSON(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return err
 	}
-	tmp := r.path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), fileMode); err != nil {
 		return err
 	}
-	return os.Rename(tmp, r.path)
+	return os.Rename(tmp, path)
 }

@@ -47,13 +47,5 @@ func SaveSettings(home, id string, values map[string]json.RawMessage) error {
 	if err != nil {
 		return err
 	}
-	path := SettingsPath(home, id)
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeJSON(SettingsPath(home, id), data)
 }
