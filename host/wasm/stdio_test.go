@@ -235,3 +235,35 @@ func FuzzLines(f *testing.F) {
 }
 
 const utf8Max = 4
+
+// FuzzOutput writes what a module may write to stdout, in two pieces: the
+// host reads the same bytes, and, below the bound, only whole lines before
+// the end.
+func FuzzOutput(f *testing.F) {
+	f.Add([]byte("a\nb\nc"), uint8(3))
+	f.Add([]byte(strings.Repeat("x", 40)), uint8(7))
+	f.Fuzz(func(t *testing.T, data []byte, split uint8) {
+		const bound = 16
+		out := newOutput(bound, &countingClock{})
+		cut := min(int(split), len(data))
+		read := make(chan []byte)
+		go func() {
+			all, _ := io.ReadAll(out)
+			read <- all
+		}()
+		_, _ = out.Write(data[:cut])
+		_, _ = out.Write(data[cut:])
+		if len(data) < bound {
+			out.mu.Lock()
+			pending := len(out.partial)
+			out.mu.Unlock()
+			if want := len(data) - (bytes.LastIndexByte(data, '\n') + 1); pending != want {
+				t.Fatalf("%d bytes held back before the end, want the %d after the last newline", pending, want)
+			}
+		}
+		out.end()
+		if all := <-read; !bytes.Equal(all, data) {
+			t.Fatalf("read %q, wrote %q", all, data)
+		}
+	})
+}

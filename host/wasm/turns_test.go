@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,6 +23,15 @@ func TestReactorTurns(t *testing.T) {
 		HoldsDecision: func() bool { return decision },
 	})
 	in, out := prog.Stdin(), bufio.NewScanner(prog.Stdout())
+	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","id":0,"method":"state"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	if !out.Scan() {
+		t.Fatal("no answer:", out.Err())
+	}
+	if got, want := out.Text(), `{"id":0,"jsonrpc":"2.0","result":{"budget":2000,"turns":1}}`; got != want {
+		t.Errorf("state %s, want %s", got, want)
+	}
 	// Half a line is not the module's: no turn runs for it.
 	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"read-`)); err != nil {
 		t.Fatal(err)
@@ -42,7 +52,7 @@ func TestReactorTurns(t *testing.T) {
 	if !out.Scan() {
 		t.Fatal("no answer:", out.Err())
 	}
-	if got, want := out.Text(), `{"id":2,"jsonrpc":"2.0","result":{"budget":500,"turns":2}}`; got != want {
+	if got, want := out.Text(), `{"id":2,"jsonrpc":"2.0","result":{"budget":500,"turns":3}}`; got != want {
 		t.Errorf("state %s, want %s", got, want)
 	}
 }
@@ -99,6 +109,9 @@ func TestCommandSurroundings(t *testing.T) {
 	got := call[state](t, conn, "state", nil)
 	if got.Seen != 2 || got.Now < before-1000 || got.Now > time.Now().UnixMilli()+1000 {
 		t.Errorf("state %+v, want 2 requests seen at about %d", got, before)
+	}
+	if a, b := call[string](t, conn, "random", nil), call[string](t, conn, "random", nil); a == b || len(a) != 32 || a == strings.Repeat("0", 32) {
+		t.Errorf("random bytes %s then %s: not from a CSPRNG", a, b)
 	}
 	call[any](t, conn, "stderr", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
