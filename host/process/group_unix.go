@@ -110,10 +110,12 @@ func (g *group) signalAll(sig syscall.Signal) {
 	if g.released() {
 		return
 	}
+	g.mu.Lock()
+	g.signalGroup(sig) // at once: the table is read after
+	g.mu.Unlock()
 	s, err := snapshots.get(0, 0)
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.signalGroup(sig)
 	if err == nil {
 		closeAll(signalProcs(g.family(s), sig))
 	}
@@ -125,6 +127,9 @@ func (g *group) kill() {
 	if g.released() {
 		return // a Stop killed it all already
 	}
+	g.mu.Lock()
+	g.signalGroup(syscall.SIGKILL) // at once: the table is read after
+	g.mu.Unlock()
 	for range killRounds {
 		s, err := snapshots.get(0, 0)
 		g.mu.Lock()

@@ -25,8 +25,12 @@ func (p *Process) Stop(ctx context.Context, grace time.Duration) {
 		exited = p.waitExit(ctx, grace)
 	}
 	if !exited && softStop && ctx.Err() == nil {
+		// The grace counts from the SIGTERM to the group, which goes first;
+		// the search for those that left it must not lengthen it.
+		fired, stopTimer := p.newTimer(grace)
 		p.group.terminate()
-		p.waitExit(ctx, grace)
+		p.waitFor(ctx, fired)
+		stopTimer()
 	}
 	p.KillGroup()
 	<-p.done
@@ -46,6 +50,11 @@ func (p *Process) waitExit(ctx context.Context, d time.Duration) bool {
 	}
 	fired, stop := p.newTimer(d)
 	defer stop()
+	return p.waitFor(ctx, fired)
+}
+
+// waitFor reports whether the leader exited before fired or the end of ctx.
+func (p *Process) waitFor(ctx context.Context, fired <-chan time.Time) bool {
 	select {
 	case <-p.exited:
 		return true
