@@ -319,3 +319,66 @@ func TestPeerThatNeverReadsStaysBounded(t *testing.T) {
 	f.toConn.CloseWithError(io.ErrClosedPipe)
 	<-done
 }
+
+// The bytes of a request's line count while it is served: past MaxHeld
+// the reader waits for them to be given back.
+func TestHeldBytesBoundPausesReading(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	notes := make(chan *Message, 1)
+	onEvent, bites := eventWaiter(EventBound)
+	p := newPeer(t, Options{MaxHeld: 1000, OnEvent: onEvent, Handle: func(_ context.Context, m *Message) (any, error) {
+		switch m.Method {
+		case "hold":
+			started <- struct{}{}
+			<-release
+		case "note":
+			notes <- m
+		}
+		return nil, nil
+	}})
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"hold","params":["` + strings.Repeat("h", 1200) + `"]}`)
+	<-started
+	go p.send(`{"jsonrpc":"2.0","method":"note"}`)
+	if got, want := (<-bites).Text, "reading paused: 1000 bytes held for requests, answers and notifications, the limit"; got != want {
+		t.Errorf("event %q, want %q", got, want)
+	}
+	if len(notes) != 0 {
+		t.Fatal("a line was read while the bound bit")
+	}
+	close(release)
+	<-notes
+	if got, want := p.next(), `{"jsonrpc":"2.0","id":1,"result":null}`; got != want {
+		t.Errorf("answer %s, want %s", got, want)
+	}
+}
+
+func TestBoundReportsThinOut(t *testing.T) {
+	var reported []int
+	for n := 1; n <= 40; n++ {
+		if worthReporting(n) {
+			reported = append(reported, n)
+		}
+	}
+	if diff := cmp.Diff([]int{1, 2, 4, 8, 16, 32}, reported); diff != "" {
+		t.Errorf("bites reported (-want +got):\n%s", diff)
+	}
+	l := newLimits(Options{})
+	if got, want := l.biteText(boundNotes, 8), "reading paused: 1024 notifications queued, the limit (8 times so far)"; got != want {
+		t.Errorf("biteText = %q, want %q", got, want)
+	}
+}
+
+func TestFormatSize(t *testing.T) {
+	tests := []struct {
+		n    int
+		want string
+	}{
+		{8 << 20, "8 MiB"}, {16 << 20, "16 MiB"}, {1 << 10, "1 KiB"}, {300, "300 bytes"}, {1536, "1536 bytes"}, {3 << 10, "3 KiB"},
+	}
+	for _, tt := range tests {
+		if got := formatSize(tt.n); got != tt.want {
+			t.Errorf("formatSize(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
