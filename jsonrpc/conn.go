@@ -37,7 +37,9 @@ type Options struct {
 	// Bind, when set, is called by NewConn with the new Conn before its
 	// reader starts, so that what serves the peer holds the Conn before
 	// the first message comes: to notify the peer from a handler or
-	// later, or to Respond to a request answered asynchronously.
+	// later, or to Respond to a request answered asynchronously. Bind may
+	// send, but must not wait for an answer: nothing is read until it
+	// returns.
 	Bind func(c *Conn)
 	// OnEvent reports what the owner should journal. It is called from the
 	// connection's goroutines and must not block long.
