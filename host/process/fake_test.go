@@ -198,9 +198,10 @@ func fakeAlloc(mib, children int) int {
 			return 1
 		}
 	}
-	code := fakeHold()
+	fmt.Fprintln(side(), "ready") // stdout is shared with the children: reports go aside
+	blockForever()
 	runtime.KeepAlive(held)
-	return code
+	return 0
 }
 
 // fakeFlood writes lines of floodLineBytes bytes to stderr until total

@@ -10,8 +10,7 @@ import (
 
 func TestMemoryCountsTheChildTree(t *testing.T) {
 	const eachMiB = 32
-	p := start(t, fakeSpec(t, "alloc", strconv.Itoa(eachMiB), "1"))
-	lines := stdoutLines(t, p)
+	p, lines := startWithSide(t, fakeSpec(t, "alloc", strconv.Itoa(eachMiB), "1"))
 	for range 2 { // the program and its child
 		if got := nextLine(t, lines); got != "ready" {
 			t.Fatalf("allocator said %q, want ready", got)
