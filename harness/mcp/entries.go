@@ -12,6 +12,13 @@ import (
 // to the server ([ServeStdio]).
 const StdioCommand = "mcp-stdio"
 
+// The flags of StdioCommand, as the command line names them (without the
+// dashes): the server's URL, and the file the token is read from.
+const (
+	StdioFlagURL       = "url"
+	StdioFlagTokenFile = "token-file"
+)
+
 // httpEntry is ACP's McpServer, http form.
 type httpEntry struct {
 	Type    string      `json:"type"`
@@ -66,7 +73,7 @@ func (s *Server) StdioEntry(agent string, exe string) json.RawMessage {
 	return mustMarshal(stdioEntry{
 		Name:    ServerName,
 		Command: exe,
-		Args:    []string{StdioCommand, "--url", s.url},
+		Args:    []string{StdioCommand, "--" + StdioFlagURL, s.url},
 		Env:     []nameValue{},
 	})
 }
@@ -101,7 +108,7 @@ func (s *Server) StdioEntryFile(agent, exe, dir string) (json.RawMessage, error)
 	return mustMarshal(stdioEntry{
 		Name:    ServerName,
 		Command: exe,
-		Args:    []string{StdioCommand, "--url", s.url, "--token-file", f.Name()},
+		Args:    []string{StdioCommand, "--" + StdioFlagURL, s.url, "--" + StdioFlagTokenFile, f.Name()},
 		Env:     []nameValue{},
 	}), nil
 }
