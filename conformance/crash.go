@@ -49,6 +49,7 @@ func (s *session) exitText() string {
 func (s *session) writeFailure(err error) string {
 	if s.ended() {
 		s.exitWithin(s.opts.StopGrace)
+		s.endedBeforeCall = true
 		return fmt.Sprintf("the program had already ended (%s) when the bench wrote its call", s.exitText())
 	}
 	return "the bench could not write to its stdin: " + err.Error()
@@ -70,8 +71,15 @@ func (s *session) noteCrash(results []Result) []Result {
 		}
 	}
 	res := &results[i]
-	s.crashedIn = res.Check
+	s.crashedIn = "the program crashed during " + res.Check
 	how := fmt.Sprintf("the program ended (%s) during this check, before shutdown", s.exitText())
+	if s.endedBeforeCall {
+		// It answered the check before, then ended: this check is the
+		// first to find it gone.
+		s.crashedIn = "the program crashed before " + res.Check
+		how = fmt.Sprintf("the program ended (%s) before this check could call it, after answering the one before; it should run until shutdown", s.exitText())
+		res.Status = Pass
+	}
 	if last := s.stderr.last(); len(last) > 0 {
 		how += "; its last stderr line: " + last[len(last)-1]
 	}
@@ -88,7 +96,7 @@ func (s *session) noteCrash(results []Result) []Result {
 
 // crashSkip is the detail of a row skipped after a crash.
 func (s *session) crashSkip() string {
-	return "the program crashed during " + s.crashedIn
+	return s.crashedIn
 }
 
 // noteBufferedInit amends a timed-out initialize whose answer came once

@@ -61,6 +61,9 @@ func (p *fakeProgram) run() {
 	defer p.wg.Done()
 	defer close(p.done)
 	defer p.stdoutW.Close()
+	// A program that ended reads nothing more: a write to it fails, as a
+	// pipe to a dead process does.
+	defer p.stdinR.CloseWithError(io.ErrClosedPipe)
 	for _, line := range p.plugin.atStart {
 		io.WriteString(p.stdoutW, line+"\n")
 	}

@@ -30,9 +30,12 @@ type session struct {
 	nextID      int64
 	exitedAlone bool // the program exited by itself after shutdown
 	stopped     bool
-	// crashedIn names the row during which the program ended before
-	// shutdown; the rows after it are skipped.
+	// crashedIn says during (or before) which row the program ended
+	// before shutdown; the rows after it are skipped with it.
 	crashedIn string
+	// endedBeforeCall is set when a call could not be written because the
+	// program had already ended.
+	endedBeforeCall bool
 	// initID is the id of an initialize that got no answer in time, to
 	// tell a buffered stdout (the answer comes at exit) from silence.
 	initID string

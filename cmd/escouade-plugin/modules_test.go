@@ -33,7 +33,7 @@ func TestRunDrivesARunJSPluginInWASM(t *testing.T) {
 
 func TestTheBenchPassesARunJSPlugin(t *testing.T) {
 	code, out, errOut := runCLI(t, "", "test", handJS, "--home", t.TempDir())
-	if code != exitOK || !strings.Contains(out, "14 passed, 0 failed") {
+	if code != exitOK || !strings.Contains(out, "15 passed, 0 failed") {
 		t.Fatalf("exit %d\n%s\nstderr %s", code, out, errOut)
 	}
 }
