@@ -32,7 +32,7 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 		return nil, fmt.Errorf("no manifest to launch")
 	}
 	journal := journalOf(spec)
-	mod, err := t.module(ctx, m, func(line string) { journal(line) })
+	mod, err := t.module(ctx, m, journal)
 	if err != nil {
 		return nil, err
 	}
@@ -42,14 +42,7 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 	}
 	n := t.nextID()
 	i := newInstance(t, mod, spec, n)
-	cfg := wazero.NewModuleConfig().
-		WithName(fmt.Sprintf("%s#%d", m.ID, n)).
-		WithArgs(argv0(m)).
-		WithStartFunctions().
-		WithStdin(i.in).WithStdout(i.out).WithStderr(i.errs).
-		WithFSConfig(fsc).
-		WithSysWalltime().WithSysNanotime().WithNanosleep(i.sleep).
-		WithRandSource(rand.Reader)
+	cfg := i.config(fmt.Sprintf("%s#%d", m.ID, n), argv0(m), fsc)
 	if !t.track(i) {
 		return nil, ErrClosed
 	}
@@ -59,6 +52,21 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 		return nil, err
 	}
 	return i, nil
+}
+
+// config is what the instance's module gets (PROTOCOL §8.1): its stdio,
+// its files, the real clocks, the host's CSPRNG, one argument, no
+// environment; no start function, since the instance's goroutine calls
+// _initialize or _start itself.
+func (i *instance) config(name, arg0 string, fsc wazero.FSConfig) wazero.ModuleConfig {
+	return wazero.NewModuleConfig().
+		WithName(name).
+		WithArgs(arg0).
+		WithStartFunctions().
+		WithStdin(i.in).WithStdout(i.out).WithStderr(i.errs).
+		WithFSConfig(fsc).
+		WithSysWalltime().WithSysNanotime().WithNanosleep(i.sleep).
+		WithRandSource(rand.Reader)
 }
 
 // journalOf returns the spec's journal for "wasm" lines, or one that
