@@ -123,6 +123,7 @@ func (c *Conn) waitForRoom(quit func() bool) bool {
 	s := &c.state
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	counted := -1 // the bound this pause was counted for: once, not per wake-up
 	for !s.end.stopped {
 		if quit != nil && quit() {
 			return false
@@ -131,12 +132,15 @@ func (c *Conn) waitForRoom(quit func() bool) bool {
 		if bound < 0 {
 			return true
 		}
-		s.bites[bound]++
-		if n := s.bites[bound]; worthReporting(n) {
-			s.mu.Unlock()
-			c.event(Event{Kind: EventBound, Text: c.limits.biteText(bound, n)})
-			s.mu.Lock()
-			continue // the state may have changed meanwhile
+		if bound != counted {
+			counted = bound
+			s.bites[bound]++
+			if n := s.bites[bound]; worthReporting(n) {
+				s.mu.Unlock()
+				c.event(Event{Kind: EventBound, Text: c.limits.biteText(bound, n)})
+				s.mu.Lock()
+				continue // the state may have changed meanwhile
+			}
 		}
 		s.room.Wait()
 	}

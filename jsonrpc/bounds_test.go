@@ -382,3 +382,45 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+// A pause is counted once, however often the reader is woken while it
+// lasts: the second pause is reported as the second.
+func TestBoundCountsPausesNotWakeUps(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 4)
+	notes := make(chan *Message, 4)
+	onEvent, bites := eventWaiter(EventBound)
+	p := newPeer(t, Options{MaxRequests: 2, OnEvent: onEvent, Handle: func(_ context.Context, m *Message) (any, error) {
+		switch m.Method {
+		case "hold":
+			started <- struct{}{}
+			<-release
+		case "note":
+			notes <- m
+		}
+		return nil, nil
+	}})
+	pause := func() string {
+		p.send(`{"jsonrpc":"2.0","id":1,"method":"hold"}`)
+		p.send(`{"jsonrpc":"2.0","id":2,"method":"hold"}`)
+		<-started
+		<-started
+		go p.send(`{"jsonrpc":"2.0","method":"note"}`)
+		text := (<-bites).Text
+		for range 20 { // each call changes the state and wakes the reader
+			p.conn.Go(context.Background(), "wake", nil)
+			p.next()
+		}
+		release <- struct{}{}
+		release <- struct{}{}
+		<-notes
+		p.next()
+		p.next()
+		return text
+	}
+	first, second := pause(), pause()
+	want := "reading paused: 2 requests served at once, the limit"
+	if first != want || second != want+" (2 times so far)" {
+		t.Errorf("events %q then %q, want %q then the same (2 times so far)", first, second, want)
+	}
+}
