@@ -79,7 +79,10 @@ func (i *instance) Exit() transport.Exit {
 
 // Stop closes stdin, which gives a reactor a last turn and a command an
 // EOF to exit on, and waits for the instance to end; once ctx is done it
-// closes the module, whatever it is doing.
+// closes the module, whatever it is doing, and waits for that. On a
+// runtime without termination checks (the JS engine's, when asked) a
+// running call cannot be stopped: Stop then returns ctx's error at once,
+// and Done waits for the engine to return.
 func (i *instance) Stop(ctx context.Context) error {
 	_ = i.in.Close()
 	select {
@@ -88,6 +91,14 @@ func (i *instance) Stop(ctx context.Context) error {
 	case <-ctx.Done():
 	}
 	i.kill()
+	if !i.mod.rt.checks {
+		select {
+		case <-i.done:
+			return nil
+		default:
+			return ctx.Err()
+		}
+	}
 	<-i.done
 	return nil
 }

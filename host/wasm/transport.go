@@ -39,8 +39,9 @@ type Transport struct {
 
 // wazeroRuntime is a wazero.Runtime with the host modules instantiated in it.
 type wazeroRuntime struct {
-	r    wazero.Runtime
-	have provided
+	r      wazero.Runtime
+	have   provided
+	checks bool // compiled with termination checks: a close stops a running call
 }
 
 var _ transport.Transport = (*Transport)(nil)
@@ -107,7 +108,7 @@ func newRuntime(ctx context.Context, cache wazero.CompilationCache, checks bool)
 		_ = r.Close(ctx)
 		return nil, err
 	}
-	return &wazeroRuntime{r: r, have: have}, nil
+	return &wazeroRuntime{r: r, have: have, checks: checks}, nil
 }
 
 // Close ends every instance still running (the host stops them first; this
