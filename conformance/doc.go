@@ -16,6 +16,8 @@
 // that names its fault.
 //
 //   - manifest: escouade-plugin.json holds (manifest.Load).
+//   - activation: a plugin with run has an activation; without one the
+//     host never starts it. The bench still plays the program.
 //   - start: the program starts.
 //   - initialize: answered within its delay (10 s) with protocolVersion 1 and
 //     a result valid against the protocol schema.
@@ -58,6 +60,18 @@
 // ids the bench never sent as answers are missing: the plugin re-typed or
 // dropped the ids, and waiting out the delay would only repeat it.
 //
+// # One fault, one row
+//
+// Each fault is counted on the row of its cause, and the rows it disturbed
+// are skipped, saying where it is counted (Result.FollowsFrom). A program
+// that ends before shutdown fails the row during which it ended; the later
+// rows are skipped ("the program crashed during <check>"), never failed
+// with a broken pipe. A line that is not JSON is stdout's fault whenever it
+// comes, and so is an error the program sends back to the bench's -32700
+// for it: it is never taken as an answer a check waits for. A timed-out
+// initialize whose answer comes once stdin is closed is named a buffered
+// stdout. A wait cut short by foreign ids says how long it lasted.
+//
 // # Scenarios: escouade-bench.json
 //
 // A plugin may put escouade-bench.json beside its manifest:
@@ -79,14 +93,15 @@
 // expect.error.code must be the error's code, and expect.error.message, when
 // given, its message. Without expect, any answer that is not an error passes.
 // Unknown members are refused, so a typo does not make a scenario pass
-// silently.
+// silently. A refusal is a *BenchFileError: line, column, scenario, JSON
+// pointer, what is wrong, the fix and the docs page.
 //
-// # What the bench cannot do yet
+// # What the bench cannot do
 //
-// Only process plugins (run.command) run: run.js and run.wasm plugins fail the
-// start check until their transports land; they will plug in through the
-// Transport interface. A declarative plugin (no run) passes the manifest check
-// and skips the rest. A child that leaves the program's process group (setsid,
-// a daemonising double fork) is not seen by the children check, as it escapes
-// the host's stop too.
+// Process plugins run through the host's process transport; run.js and
+// run.wasm plugins run through the transports Options.Transports gives (the
+// CLI gives the module transport). A declarative plugin (no run) passes
+// the manifest check and skips the rest. A child that leaves the program's
+// process group (setsid, a daemonising double fork) is not seen by the
+// children check, as it escapes the host's stop too.
 package conformance
