@@ -3,6 +3,7 @@ package wasm
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -28,6 +29,7 @@ func TestShapesAnswerCalls(t *testing.T) {
 					t.Errorf("echo (-want +got):\n%s", diff)
 				}
 			}
+			waitIdle(t, prog.(*instance))
 			ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
 			defer cancel()
 			if err := prog.Stop(ctx); err != nil {
@@ -37,5 +39,24 @@ func TestShapesAnswerCalls(t *testing.T) {
 				t.Errorf("exit (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// waitIdle waits until the instance waits for input, its turn clock
+// stopped: a reactor between turns, a command blocked reading stdin.
+func waitIdle(t *testing.T, i *instance) {
+	t.Helper()
+	deadline := time.Now().Add(testDeadline)
+	for {
+		i.clock.mu.Lock()
+		running := i.clock.running
+		i.clock.mu.Unlock()
+		if !running {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("its turn clock still runs while it waits for input")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
