@@ -80,7 +80,6 @@ func (i *instance) run(spec transport.LaunchSpec) {
 		return
 	}
 	p.journal.Write(journal.TagStart, "started, "+i.prog.ID())
-	go i.watchMemory()
 	i.handshake()
 	i.waitEnd()
 	i.conn.Close()
@@ -108,11 +107,11 @@ func (i *instance) launch(spec transport.LaunchSpec) bool {
 	i.prog = prog
 	i.conn = jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
 		Handle:       i.svc.handle,
+		Bind:         i.svc.bind,
 		OnEvent:      p.onWireEvent,
 		WriteTimeout: p.h.opts.WriteTimeout,
 		Context:      i.ctx,
 	})
-	i.svc.bind(i.conn)
 	p.decide(i, event{kind: evLaunched})
 	p.mu.Unlock()
 	close(i.launched)
@@ -169,7 +168,9 @@ func (i *instance) handshake() {
 	d := p.h.delay(method)
 	ctx, cancel := context.WithTimeout(i.ctx, d)
 	defer cancel()
-	res, err := i.conn.Call(ctx, method, p.h.initializeParams(i.manifest))
+	call := i.conn.Go(ctx, method, p.h.initializeParams(i.manifest))
+	go i.watchMemory() // once initialize is on its way: nothing delays the first line
+	res, err := call.Wait()
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		i.stopForGood(journal.TagStop, fmt.Sprintf("no answer to initialize within %s", protocol.FormatDuration(d)))
@@ -275,11 +276,9 @@ func (i *instance) send(r *request) {
 		r.finish(Outcome{})
 	case kindCall:
 		d := i.p.h.delay(r.method)
-		ctx, cancel := context.WithTimeout(context.Background(), d)
 		release := i.holdDecision(r.method, d)
-		call := i.conn.Go(ctx, r.method, r.params)
+		call := i.conn.GoTimeout(context.Background(), r.method, r.params, d)
 		r.written(func() []Outcome {
-			defer cancel()
 			res, err := call.Wait()
 			release()
 			return []Outcome{i.outcome(r.method, d, res, err)}
@@ -293,8 +292,14 @@ func (i *instance) send(r *request) {
 // method.
 func (i *instance) sendBatch(r *request) {
 	calls := make([]jsonrpc.BatchCall, len(r.batch))
+	delays := map[string]time.Duration{} // looked up once per method
 	for k, c := range r.batch {
-		c.Timeout = i.p.h.delay(c.Method)
+		d, ok := delays[c.Method]
+		if !ok {
+			d = i.p.h.delay(c.Method)
+			delays[c.Method] = d
+		}
+		c.Timeout = d
 		calls[k] = c
 	}
 	releases := make([]func(), 0, len(calls))

@@ -203,5 +203,11 @@ func (p *Plugin) onWireEvent(ev jsonrpc.Event) {
 		p.journal.Write(journal.TagLate, "an answer to no call ignored (id "+ev.ID.String()+")")
 	case jsonrpc.EventPeerError:
 		p.journal.Write(journal.TagRefused, "the plugin answered an error to no call: "+ev.Text)
+	case jsonrpc.EventBound:
+		p.journal.Write(journal.TagRefused, ev.Text)
+	case jsonrpc.EventAnswerTooLong:
+		p.journal.Write(journal.TagRefused, ev.Method+": "+ev.Text)
+	case jsonrpc.EventHandlerPanic:
+		p.journal.Write(journal.TagRefused, fmt.Sprintf("%s: the host failed serving it: %s", ev.Method, ev.Text))
 	}
 }
