@@ -3,7 +3,7 @@ package wasm
 // Benchmarks of the transport. Reproduce with
 //
 //	go test -run '^$' -bench 'Turn' -benchtime 2000x ./host/wasm/
-//	go test -run '^$' -bench 'Start|Idle|Runaway|LoopChecks' -benchtime 5x ./host/wasm/
+//	go test -run '^$' -bench 'Start|Idle|Runaway|LoopChecks|New' -benchtime 5x ./host/wasm/
 //
 // Turn compares one line through a minimal reactor (the C fixture that
 // copies stdin to stdout) by the transport, by a direct wazero call of the
@@ -12,7 +12,7 @@ package wasm
 // pipes. Start times Launch to the first answer with a warm cache (in
 // memory, on disk) and a cold one; Idle is the memory of an idle instance;
 // RunawayStop how far past its limit an endless loop runs; LoopChecks what
-// the termination checks cost a guest's loop.
+// the termination checks cost a guest's loop; New what a host pays once.
 
 import (
 	"bufio"
@@ -276,5 +276,17 @@ func BenchmarkLoopChecks(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkNew is what a host pays once for the transport: a runtime and
+// its host modules.
+func BenchmarkNew(b *testing.B) {
+	for range b.N {
+		tr, err := New(context.Background(), Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = tr.Close(context.Background())
 	}
 }

@@ -105,3 +105,14 @@ func TestModuleUpdate(t *testing.T) {
 		t.Errorf("%d modules kept, want the new one only", len(tr.modules))
 	}
 }
+
+// A first start that compiles says so in the journal, tag "wasm".
+func TestFirstStartJournalsCompile(t *testing.T) {
+	tr := newTransport(t, Options{CacheDir: t.TempDir(), ProgressAfter: time.Nanosecond})
+	var j journal
+	launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "c-command"), nil), Journal: j.add})
+	lines := j.all()
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "wasm compiling plugin.wasm (") || !strings.HasPrefix(lines[1], "wasm compiled plugin.wasm in ") {
+		t.Errorf("journal %q, want the compile's two lines", lines)
+	}
+}
