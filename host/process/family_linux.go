@@ -158,16 +158,44 @@ func adopt(prev, cur *snapshot) {
 	tokens.Unlock()
 }
 
-// reap waits for the zombies of procs that are children of the host, but
-// leader, whose status os/exec collects. It waits on those pids alone:
-// waiting for any child would take the statuses other code waits for.
+// reap collects the zombies of procs that are children of the host, but
+// leader, whose status os/exec collects. Each is waited for through a pidfd
+// checked against its start time (waitid P_PIDFD), so only that process's
+// status is taken: waiting for any child would take the statuses os/exec
+// and other code of the host wait for. A zombie whose other threads are
+// still ending is not ready yet; WNOHANG leaves it to the next call.
 func reap(procs []procInfo, leader int) {
-	self := os.Getpid()
 	for _, p := range procs {
-		if p.zombie() && p.PPID == self && p.PID != leader {
-			_, _ = unix.Wait4(p.PID, nil, unix.WNOHANG, nil)
+		if !p.zombie() || p.PID == leader {
+			continue
+		}
+		fd, err := openChecked(p)
+		switch {
+		case errors.Is(err, unix.ENOSYS): // before Linux 5.3
+			if p.PPID == os.Getpid() {
+				_, _ = unix.Wait4(p.PID, nil, unix.WNOHANG, nil)
+			}
+		case err == nil:
+			_ = unix.Waitid(unix.P_PIDFD, fd, nil, unix.WEXITED|unix.WNOHANG, nil) // ECHILD: another's child
+			_ = unix.Close(fd)
 		}
 	}
+}
+
+// errReused reports a pid that names another process than the snapshot's.
+var errReused = errors.New("pid reused")
+
+// openChecked opens a pidfd of p, checked against its start time.
+func openChecked(p procInfo) (int, error) {
+	fd, err := unix.PidfdOpen(p.PID, 0)
+	if err != nil {
+		return -1, err
+	}
+	if startTimeOf(p.PID) != p.StartTime {
+		_ = unix.Close(fd)
+		return -1, errReused
+	}
+	return fd, nil
 }
 
 // killRounds bounds how often a kill scans and kills again a program that
@@ -178,26 +206,22 @@ const killRounds = 8
 // once the process has ended.
 type waiter int
 
-// signalProcs sends sig to each process of procs that still runs, through
-// a pidfd checked against the process's start time, so a pid reused since
-// the snapshot is never signalled. It returns the pidfds of those signalled.
+// signalProcs sends sig to each process of procs through a pidfd checked
+// against its start time, so a pid reused since the snapshot is never
+// signalled, and returns the pidfds. A zombie is signalled too: one whose
+// first thread ended may have others still running, and its pidfd tells
+// when all have ended.
 func signalProcs(procs []procInfo, sig syscall.Signal) []waiter {
 	var out []waiter
 	for _, p := range procs {
-		if p.zombie() {
-			continue
+		fd, err := openChecked(p)
+		if errors.Is(err, unix.ENOSYS) && startTimeOf(p.PID) == p.StartTime { // before Linux 5.3
+			_ = syscall.Kill(p.PID, sig)
 		}
-		fd, err := unix.PidfdOpen(p.PID, 0)
 		if err != nil {
-			if errors.Is(err, unix.ENOSYS) && startTimeOf(p.PID) == p.StartTime { // before Linux 5.3
-				_ = syscall.Kill(p.PID, sig)
-			}
 			continue
 		}
-		if startTimeOf(p.PID) != p.StartTime || unix.PidfdSendSignal(fd, sig, nil, 0) != nil {
-			_ = unix.Close(fd)
-			continue
-		}
+		_ = unix.PidfdSendSignal(fd, sig, nil, 0) // fails for a process already ending, waited for all the same
 		out = append(out, waiter(fd))
 	}
 	return out

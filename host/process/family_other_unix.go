@@ -38,9 +38,6 @@ type waiter int
 func signalProcs(procs []procInfo, sig syscall.Signal) []waiter {
 	var out []waiter
 	for _, p := range procs {
-		if p.zombie() {
-			continue
-		}
 		if syscall.Kill(p.PID, sig) == nil {
 			out = append(out, waiter(p.PID))
 		}

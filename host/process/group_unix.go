@@ -132,23 +132,30 @@ func (g *group) kill() {
 	g.mu.Unlock()
 	for range killRounds {
 		s, err := snapshots.get(0, 0)
-		g.mu.Lock()
-		g.signalGroup(syscall.SIGKILL)
-		var fam []procInfo
-		var killed []waiter
-		if err == nil {
-			fam = g.family(s)
-			killed = signalProcs(fam, syscall.SIGKILL)
-		}
-		if len(killed) == 0 {
-			reap(fam, g.leader) // all gone: what is left are zombies
-			g.mu.Unlock()
+		if err != nil {
 			return
 		}
+		g.mu.Lock()
+		g.signalGroup(syscall.SIGKILL)
+		fam := g.family(s)
+		killed := signalProcs(fam, syscall.SIGKILL)
 		g.mu.Unlock()
 		awaitExit(killed, killWait)
+		reap(fam, g.leader)
+		if !anyRunning(fam) {
+			return // none could have started another since
+		}
 	}
 	g.reapFamily()
+}
+
+func anyRunning(procs []procInfo) bool {
+	for _, p := range procs {
+		if !p.zombie() {
+			return true
+		}
+	}
+	return false
 }
 
 // reapFamily reaps what is left of the program as zombies of the host.

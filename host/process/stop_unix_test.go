@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"sort"
 	"sync"
@@ -154,7 +155,8 @@ func waitGone(t *testing.T, pid int) {
 	t.Helper()
 	if runtime.GOOS == "linux" {
 		if !processGone(pid) || isZombie(pid) {
-			t.Fatalf("process %d still there after its program was killed", pid)
+			stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			t.Fatalf("process %d still there after its program was killed: %s (self %d)", pid, stat, os.Getpid())
 		}
 		return
 	}
