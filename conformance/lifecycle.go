@@ -11,6 +11,11 @@ import (
 	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
+// childrenRecheck is how long the children check waits before reading the
+// memory of what is left a second time: longer than the host's process
+// table may be kept (1 s).
+const childrenRecheck = 1100 * time.Millisecond
+
 // megabyte is the unit memory is reported in, as the host's journal does.
 const megabyte = 1 << 20
 
@@ -108,6 +113,13 @@ func (s *session) checkChildren() []Result {
 		return []Result{o.pass("runs inside Escouade: it can start nothing")}
 	}
 	left, err := mem.Memory()
+	if err == nil && left > 0 {
+		// The host may answer from a table of processes read a moment
+		// ago, when the program still ran: what is left is judged on a
+		// reading taken after that table aged out.
+		s.wait(childrenRecheck)
+		left, err = mem.Memory()
+	}
 	switch {
 	case err != nil:
 		return []Result{o.fail("nothing of its process group running once it exited",
