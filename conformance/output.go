@@ -20,7 +20,11 @@ const (
 // and last the line "N passed, M failed".
 func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s (%s)\n\n", r.Plugin, r.Version, r.Dir)
+	if r.Plugin == "" {
+		fmt.Fprintf(&b, "%s\n\n", r.Dir) // the manifest did not say who it is
+	} else {
+		fmt.Fprintf(&b, "%s %s (%s)\n\n", r.Plugin, r.Version, r.Dir)
+	}
 	width := r.nameWidth()
 	for _, res := range r.Results {
 		writeRow(&b, res, width)
