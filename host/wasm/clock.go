@@ -7,6 +7,8 @@ import (
 
 // clock times an instance's turns: resume starts a turn with the limit of
 // now (2 s, or 500 ms while the instance holds a decision), pause ends it.
+// A turn starts with a call into the module, a wake from a wait for the
+// host, and each read of new input.
 // A turn that runs past its limit calls expired once, on the timer's
 // goroutine.
 type clock struct {

@@ -2,6 +2,9 @@ package wasm
 
 import (
 	"context"
+	"encoding/json"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -58,5 +61,42 @@ func waitIdle(t *testing.T, i *instance) {
 			t.Fatal("its turn clock still runs while it waits for input")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// Calls made at once are all answered, each line reaching the module
+// whole.
+func TestConcurrentCalls(t *testing.T) {
+	tr := newTransport(t, Options{})
+	for _, name := range []string{"reactor", "command"} {
+		t.Run(name, func(t *testing.T) {
+			prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, name), nil)})
+			conn := connect(t, prog, nil)
+			var wg sync.WaitGroup
+			for n := range 50 {
+				wg.Go(func() {
+					params := map[string]any{"n": float64(n), "pad": strings.Repeat("x", n*400)}
+					res, err := conn.Call(t.Context(), "echo", params)
+					var got any
+					if err == nil {
+						err = json.Unmarshal(res, &got)
+					}
+					if err != nil {
+						t.Errorf("echo %d: %v", n, err)
+					} else if diff := cmp.Diff(any(params), got); diff != "" {
+						t.Errorf("echo %d (-want +got):\n%s", n, diff)
+					}
+				})
+			}
+			wg.Wait()
+			if conn.Ended() {
+				t.Errorf("connection ended: %v; exit %v; stderr %q", conn.Err(), ended(t, prog), prog.LastStderr())
+			}
+			select {
+			case <-prog.Done():
+				t.Errorf("it ended: %v; stderr %q", prog.Exit(), prog.LastStderr())
+			default:
+			}
+		})
 	}
 }

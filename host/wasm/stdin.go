@@ -122,8 +122,18 @@ func (s *stdin) abort() {
 
 // Read is fd_read on fd 0. An empty buffer reads as EAGAIN when fd 0 is
 // non-blocking, and as EOF once the host closed it; otherwise it waits,
-// the turn clock stopped.
+// the turn clock stopped. Bytes read start a new turn: the time from now
+// on is spent on behalf of new input, so a module that keeps up with a
+// stream of lines is not taken for a runaway because it never had to wait.
 func (s *stdin) Read(p []byte) (int, error) {
+	n, err := s.read(p)
+	if n > 0 {
+		s.clock.resume()
+	}
+	return n, err
+}
+
+func (s *stdin) read(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for {

@@ -58,6 +58,9 @@ func TestStdinReactor(t *testing.T) {
 	if clock.pauses.Load() != 0 {
 		t.Error("a reactor's read stopped its turn clock")
 	}
+	if clock.resumes.Load() != 1 {
+		t.Errorf("%d turns started by reads, want 1 (the read of a line)", clock.resumes.Load())
+	}
 	if _, err := in.Write([]byte("x\n")); !errors.Is(err, os.ErrClosed) {
 		t.Errorf("write after Close: %v", err)
 	}
@@ -83,8 +86,8 @@ func TestStdinCommand(t *testing.T) {
 	if ready, _ := in.Poll(experimentalsys.POLLIN, 1); ready {
 		t.Error("poll of an empty stdin ready")
 	}
-	if p, r := clock.pauses.Load(), clock.resumes.Load(); p != r {
-		t.Errorf("%d pauses, %d resumes", p, r)
+	if p, r := clock.pauses.Load(), clock.resumes.Load(); r != p+1 {
+		t.Errorf("%d pauses, %d resumes; want a wake after each wait, and a turn for the read", p, r)
 	}
 	in.setNonblocking(true)
 	if _, err := in.Read(make([]byte, 8)); !errors.Is(err, experimentalsys.EAGAIN) {
