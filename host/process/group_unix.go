@@ -117,8 +117,23 @@ func (g *group) signalAll(sig syscall.Signal) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if err == nil {
-		closeAll(signalProcs(g.family(s), sig))
+		closeAll(signalProcs(g.outsideGroup(g.family(s)), sig))
 	}
+}
+
+// outsideGroup is the processes of fam that the signal to the group did not
+// reach: a program that counts its SIGTERMs gets one.
+func (g *group) outsideGroup(fam []procInfo) []procInfo {
+	if g.gone {
+		return fam
+	}
+	var out []procInfo
+	for _, p := range fam {
+		if p.PGID != g.pgid {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // kill kills every process of the program, again while it keeps starting

@@ -241,6 +241,13 @@ func TestStopAfterShutdownSkipsTheStdinGrace(t *testing.T) {
 			}
 			waitClosed(t, stopped, "Stop")
 			clock.none(t)
+			var more []string
+			for side.Scan() { // the program is gone: its side channel ends
+				more = append(more, side.Text())
+			}
+			if len(more) > 0 {
+				t.Errorf("the program also reported %q: one SIGTERM was sent, no more", more)
+			}
 			if diff := cmp.Diff(Exit{Code: -1, Signal: "killed"}, p.Exit()); diff != "" {
 				t.Errorf("Exit (-want +got):\n%s", diff)
 			}
