@@ -14,6 +14,7 @@ import (
 	"github.com/tetratelabs/wazero/sys"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // moduleInstance is an instantiated module (api.Module).
@@ -257,8 +258,22 @@ func (i *instance) exitOf(err error) transport.Exit {
 		return transport.Exit{Kind: transport.OutOfMemory, Memory: i.t.o.Memory}
 	case panicLine != "":
 		return transport.Exit{Kind: transport.Trapped, Detail: panicLine}
+	case errors.As(err, &exit) && i.spec.Manifest.Run.Kind() == manifest.RunJS:
+		if mapper, ok := i.t.o.JS.(ExitMapper); ok {
+			return mapper.ExitOf(exit.ExitCode(), i.kept.snapshot(), i.turnLimit())
+		}
+		return transport.Exit{Kind: transport.Exited, Code: int(exit.ExitCode())}
 	case errors.As(err, &exit):
 		return transport.Exit{Kind: transport.Exited, Code: int(exit.ExitCode())}
 	}
 	return transport.Exit{Kind: transport.Trapped, Detail: firstLine(err.Error())}
+}
+
+// ExitMapper is implemented by a JS engine that ends its instance for
+// reasons of its own with proc_exit codes of its own (an uncaught
+// exception, its interrupt at the turn's budget, an allocation refused):
+// it says what an exit code means, from the instance's last stderr lines
+// and the limit of the turn it ended in.
+type ExitMapper interface {
+	ExitOf(code uint32, lastStderr []string, turnLimit time.Duration) transport.Exit
 }

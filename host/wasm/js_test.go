@@ -1,10 +1,12 @@
 package wasm
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -72,5 +74,30 @@ func TestJSRefused(t *testing.T) {
 				t.Errorf("Launch error %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// mappingEngine is a JS engine that says what its own exit codes mean.
+type mappingEngine struct{ fakeEngine }
+
+func (mappingEngine) ExitOf(code uint32, lastStderr []string, limit time.Duration) transport.Exit {
+	if code == 1000 && len(lastStderr) > 0 {
+		return transport.Exit{Kind: transport.Trapped, Detail: lastStderr[len(lastStderr)-1]}
+	}
+	return transport.Exit{Kind: transport.Exited, Code: int(code)}
+}
+
+// A JS engine that ends its instance with an exit code of its own has it
+// read through ExitMapper: an uncaught exception becomes a crash with its
+// text, not "exit code 1000".
+func TestJSEngineExitCodesAreMapped(t *testing.T) {
+	tr := newTransport(t, Options{JS: mappingEngine{fakeEngine{module: fixture(t, "reactor")}}})
+	prog := launch(t, tr, transport.LaunchSpec{Manifest: jsManifest(t)})
+	conn := connect(t, prog, nil)
+	go conn.Call(context.Background(), "exit", 1000)
+	<-prog.Done()
+	want := transport.Exit{Kind: transport.Trapped, Detail: "exiting with 1000"}
+	if diff := cmp.Diff(want, prog.Exit()); diff != "" {
+		t.Errorf("exit (-want +got):\n%s", diff)
 	}
 }
