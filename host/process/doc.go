@@ -42,6 +42,10 @@
 // never a wait for any child, which would take the statuses os/exec and
 // other code of the host wait for. Memory counts them all.
 //
+// Where the system refuses the subreaper (a sandbox's seccomp filter),
+// the strays are adopted by init instead: the token still finds them, Stop
+// still kills them and init reaps them.
+//
 // Being the subreaper is process-wide: the app that embeds the host adopts
 // the orphans of all its children, not only of plugins. The host reaps
 // those of plugins, and any process it saw adopted (its parent changed to
