@@ -1,7 +1,6 @@
 package conformance
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -90,33 +89,6 @@ func FuzzDecodeBenchFile(f *testing.F) {
 	})
 }
 
-// FuzzVersionProblem: only a result whose protocolVersion is exactly 1
-// passes, and a refusal always says why in the host's words.
-func FuzzVersionProblem(f *testing.F) {
-	for _, seed := range []string{`{"protocolVersion":1}`, `{"protocolVersion":2}`, `{}`, `null`, `{"protocolVersion":"1"}`,
-		`{"protocolVersion":1.0}`, `{"ProtocolVersion":1}`} {
-		f.Add([]byte(seed))
-	}
-	f.Fuzz(func(t *testing.T, result []byte) {
-		why := versionProblem(result)
-		var members map[string]any
-		ok := json.Unmarshal(result, &members) == nil
-		raw := map[string]json.RawMessage{}
-		json.Unmarshal(result, &raw)
-		exact := ok && string(raw["protocolVersion"]) == "1"
-		if exact != (why == "") {
-			t.Fatalf("versionProblem(%s) = %q", result, why)
-		}
-		// A version that is not the number it looks like is named by its
-		// type: "1" must never read as version 1.
-		if v := raw["protocolVersion"]; ok && len(v) > 0 && v[0] == '"' && !strings.Contains(why, "as a string") {
-			t.Fatalf("versionProblem(%s) = %q: a string version not named as a string", result, why)
-		}
-		if why != "" && !strings.HasPrefix(why, "it speaks version ") && !strings.HasPrefix(why, "its answer to initialize ") {
-			t.Fatalf("versionProblem(%s) = %q: not the host's words", result, why)
-		}
-	})
-}
 
 func TestSameJSON(t *testing.T) {
 	tests := []struct {

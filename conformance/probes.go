@@ -1,8 +1,6 @@
 package conformance
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -72,61 +70,13 @@ func (s *session) checkInitialize() []Result {
 	case ans.Error != nil:
 		return []Result{o.fail(expected, "its answer to initialize is an error: "+ans.Error.Message)}
 	}
-	if why := versionProblem(ans.Result); why != "" {
+	if why := protocol.VersionProblem(ans.Result); why != "" {
 		return []Result{o.fail(expected, why+": "+string(ans.Result))}
 	}
 	if err := protocol.ValidateResult(methodInitialize, ans.Result); err != nil {
 		return []Result{o.fail(expected, err.Error())}
 	}
 	return []Result{o.pass(string(ans.Result))}
-}
-
-// versionProblem says why an initialize result is refused, in the host's
-// words, or "". A version that is not a number is named with its JSON
-// type, so that "1" (a string) never reads as the 1 it is not.
-func versionProblem(result json.RawMessage) string {
-	var members map[string]json.RawMessage
-	if json.Unmarshal(result, &members) != nil {
-		return "its answer to initialize has no protocol version"
-	}
-	v, ok := members["protocolVersion"]
-	if !ok || string(v) == "null" {
-		return "its answer to initialize has no protocol version"
-	}
-	if string(v) == fmt.Sprint(protocol.Version) {
-		return ""
-	}
-	if kind := jsonKind(v); kind != "a number" {
-		return fmt.Sprintf("its answer to initialize gives protocolVersion as %s, %s; this Escouade speaks version %d, a number",
-			kind, excerpt(v), protocol.Version)
-	}
-	var n int64
-	if json.Unmarshal(v, &n) != nil {
-		return fmt.Sprintf("its answer to initialize gives protocolVersion as %s, not an integer; this Escouade speaks version %d",
-			excerpt(v), protocol.Version)
-	}
-	return fmt.Sprintf("it speaks version %d of the protocol; this Escouade speaks version %d", n, protocol.Version)
-}
-
-// jsonKind names the JSON type of a value, as a reader says it.
-func jsonKind(v json.RawMessage) string {
-	t := bytes.TrimSpace(v)
-	if len(t) == 0 {
-		return "nothing"
-	}
-	switch t[0] {
-	case '"':
-		return "a string"
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	}
-	return "a number"
 }
 
 func (s *session) checkIDs() []Result {

@@ -181,7 +181,7 @@ func (i *instance) handshake() {
 		i.stopForGood(journal.TagStop, "its answer to initialize is an error: "+err.Error())
 		return
 	}
-	if reason := checkVersion(res); reason != "" {
+	if reason := protocol.VersionProblem(res); reason != "" {
 		i.stopForGood(journal.TagStop, reason)
 		return
 	}
@@ -194,24 +194,6 @@ func (i *instance) handshake() {
 	p.journal.Write(journal.TagReady, "initialize answered: "+string(res))
 	i.replayAttaches()
 	i.flush()
-}
-
-// checkVersion returns why an initialize answer is refused, or "".
-func checkVersion(res json.RawMessage) string {
-	var ans struct {
-		ProtocolVersion json.RawMessage `json:"protocolVersion"`
-	}
-	if json.Unmarshal(res, &ans) != nil || len(ans.ProtocolVersion) == 0 || string(ans.ProtocolVersion) == "null" {
-		return "its answer to initialize has no protocol version"
-	}
-	var version int64
-	if json.Unmarshal(ans.ProtocolVersion, &version) != nil {
-		return fmt.Sprintf("its answer to initialize has no protocol version (protocolVersion is %s, not a number)", ans.ProtocolVersion)
-	}
-	if version != protocol.Version {
-		return fmt.Sprintf("it speaks version %d of the protocol; this Escouade speaks version %d", version, protocol.Version)
-	}
-	return ""
 }
 
 // replayAttaches sends again every attach an earlier program had, latest
