@@ -41,6 +41,9 @@ type instance struct {
 	// decisions counts the permissions/… calls pending on it: a module's
 	// turn is shorter while it holds one.
 	decisions atomic.Int32
+	// writing is held while a request is written to the program, so that
+	// the flush of the queue hands over to what comes next in order.
+	writing sync.Mutex
 }
 
 // holdsDecision reports whether a decision an agent waits for is pending
@@ -227,8 +230,10 @@ func (i *instance) replayAttaches() {
 	}
 }
 
-// flush sends the queue in order; the plugin is ready once it is empty, so
-// nothing sent meanwhile can overtake what waited.
+// flush sends the queue in order. The plugin is ready as the last queued
+// request is taken: writes hold i.writing, taken before the plugin's lock
+// is released, so whatever is submitted from then on is written after it
+// and nothing can overtake what waited.
 func (i *instance) flush() {
 	p := i.p
 	for {
@@ -244,14 +249,30 @@ func (i *instance) flush() {
 			return
 		}
 		p.markDelivered(r)
+		last := len(p.queue.items) == 0
+		if last {
+			p.decide(i, event{kind: evFlushed})
+		}
+		i.writing.Lock()
 		p.mu.Unlock()
-		i.send(r)
+		i.write(r)
+		i.writing.Unlock()
+		if last {
+			return
+		}
 	}
 }
 
 // send writes r to the program now and finishes it when the answers come.
 // The write happens before send returns, so order is kept.
 func (i *instance) send(r *request) {
+	i.writing.Lock()
+	defer i.writing.Unlock()
+	i.write(r)
+}
+
+// write is send with i.writing held.
+func (i *instance) write(r *request) {
 	switch r.kind {
 	case kindNotify:
 		i.conn.Notify(r.method, r.params)
