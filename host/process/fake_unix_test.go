@@ -4,6 +4,7 @@ package process
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -27,6 +28,8 @@ func runPlatformFake(mode string, args []string) (int, bool) {
 		return fakeStray(intArg(args, 0)), true
 	case "mini-host":
 		return fakeMiniHost(), true
+	case "fork-wait":
+		return fakeForkWait(), true
 	}
 	return 0, false
 }
@@ -109,5 +112,21 @@ func fakeMiniHost() int {
 	}
 	fmt.Fprintf(side(), "leader %d\n", p.PID())
 	blockForever()
+	return 0
+}
+
+// fakeForkWait starts a holding child, says its pid on the side channel and
+// exits once its stdin ends, leaving the child an orphan.
+func fakeForkWait() int {
+	child, err := fakeChild("hold")
+	if err == nil {
+		err = child.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Fprintf(side(), "child %d\n", child.Process.Pid)
+	_, _ = io.Copy(io.Discard, os.Stdin)
 	return 0
 }

@@ -4,10 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // strayMiB is what each stray of the hostile fakes holds.
@@ -196,4 +200,60 @@ func contains(list []string, s string) bool {
 func ExampleTokenEnv() {
 	fmt.Println(TokenEnv)
 	// Output: ESCOUADE_INSTANCE_TOKEN
+}
+
+// TestAdoptedOrphanIsReaped follows an orphan of a child the host started
+// without Start (as other code of the app does): seen with its parent,
+// then adopted by the host, its zombie is reaped at the next read of the
+// table once it ends.
+func TestAdoptedOrphanIsReaped(t *testing.T) {
+	prepareStart(nil) // the host is the subreaper
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := exec.Command(self)
+	parent.Env = append(withoutFakeEnv(os.Environ()), fakeEnv+"=fork-wait", quickExit)
+	parent.ExtraFiles = []*os.File{w}
+	stdin, err := parent.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Close()
+	var pid int
+	if _, err := fmt.Sscanf(nextLine(t, linesOf(t, r)), "child %d", &pid); err != nil {
+		t.Fatal(err)
+	}
+	child := procKey{pid, startTimeOf(pid)}
+	if _, err := snapshots.get(0, 0); err != nil { // the child, seen with its parent
+		t.Fatal(err)
+	}
+	_ = stdin.Close()
+	_ = parent.Wait()
+	if _, err := snapshots.get(0, 0); err != nil { // seen adopted
+		t.Fatal(err)
+	}
+	fd, err := openChecked(procInfo{PID: child.pid, StartTime: child.start})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	if err := unix.PidfdSendSignal(fd, syscall.SIGKILL, nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	awaitPidfd(t, fd, "the orphan's end")
+	if _, err := snapshots.get(0, 0); err != nil { // reaps it
+		t.Fatal(err)
+	}
+	if listed(child) {
+		t.Errorf("orphan %d is still listed after it ended", child.pid)
+	}
 }
