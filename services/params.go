@@ -3,6 +3,8 @@ package services
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"slices"
 )
 
@@ -88,3 +90,25 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// DecodeParams reads params into v, refusing unknown members and trailing
+// data; absent or null params read as {}. The host checks params against
+// the schema too: this keeps a service safe on its own.
+func DecodeParams(params json.RawMessage, v any) *Error {
+	trimmed := bytes.TrimSpace(params)
+	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
+		trimmed = []byte("{}")
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return InvalidParams("params do not hold: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return InvalidParams("params do not hold: trailing data")
+	}
+	return nil
+}
+
+// InvalidParams is the -32602 refusal, its reason made of format and args.
+func InvalidParams(format string, args ...any) *Error { return invalidParams(format, args...) }

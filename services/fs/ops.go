@@ -111,7 +111,7 @@ func stillNamed(root *os.Root, loc Location, f *os.File) *services.Error {
 // write serves fs/write: a file made or replaced; its folder must exist.
 func (s *Service) write(_ context.Context, params json.RawMessage) (any, error) {
 	var p proto.FsWriteParams
-	if bad := decode(params, &p); bad != nil {
+	if bad := services.DecodeParams(params, &p); bad != nil {
 		return nil, bad
 	}
 	root, loc, bad := s.open(proto.FsPathParams{Root: p.Root, Path: p.Path, Agent: p.Agent}, true)

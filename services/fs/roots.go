@@ -80,7 +80,7 @@ func (r *Roots) dir(root proto.FileRoot, path, agent string) (string, *services.
 		return r.tempDir, nil
 	}
 	if agent == "" {
-		return "", invalid("params.agent is required for the root %s", root)
+		return "", services.InvalidParams("params.agent is required for the root %s", root)
 	}
 	if r.agents == nil {
 		return "", forbidden(root, path, fmt.Sprintf("no attached agent %q", agent))
@@ -110,9 +110,4 @@ func missing(root proto.FileRoot, path string) *services.Error {
 
 func failed(root proto.FileRoot, path, format string, args ...any) *services.Error {
 	return &services.Error{Code: services.CodeFailed, Message: "The file system failed.", Reason: where(root, path) + ": " + fmt.Sprintf(format, args...)}
-}
-
-func invalid(format string, args ...any) *services.Error {
-	reason := fmt.Sprintf(format, args...)
-	return &services.Error{Code: services.CodeInvalidParams, Message: "Invalid params: " + reason + ".", Reason: reason}
 }

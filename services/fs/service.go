@@ -1,11 +1,8 @@
 package fssvc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
@@ -52,28 +49,11 @@ func (s *Service) Methods() map[string]services.Handler {
 // Close holds nothing: every call opens and closes what it uses.
 func (s *Service) Close() error { return nil }
 
-// decode reads params into v, refusing unknown members.
-func decode(params json.RawMessage, v any) *services.Error {
-	trimmed := bytes.TrimSpace(params)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		trimmed = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return invalid("params do not hold: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return invalid("params do not hold: trailing data")
-	}
-	return nil
-}
-
 // open judges the params' place and opens its root; write asks for a
 // writable root.
 func (s *Service) open(p proto.FsPathParams, write bool) (*os.Root, Location, *services.Error) {
 	if p.Root == "" {
-		return nil, Location{}, invalid("params.root is required")
+		return nil, Location{}, services.InvalidParams("params.root is required")
 	}
 	loc, refusal := s.roots.Resolve(p.Root, string(p.Path), string(p.Agent))
 	if refusal != nil {
@@ -92,7 +72,7 @@ func (s *Service) open(p proto.FsPathParams, write bool) (*os.Root, Location, *s
 // pathParams decodes the params shared by every method but fs/write.
 func pathParams(params json.RawMessage) (proto.FsPathParams, *services.Error) {
 	var p proto.FsPathParams
-	return p, decode(params, &p)
+	return p, services.DecodeParams(params, &p)
 }
 
 // handler runs op on the opened root of the params.

@@ -26,7 +26,7 @@ var (
 // fetch serves net/fetch: one request, its whole body in the answer.
 func (s *Service) fetch(ctx context.Context, params json.RawMessage) (any, error) {
 	var p proto.FetchParams
-	if bad := decode(params, &p); bad != nil {
+	if bad := services.DecodeParams(params, &p); bad != nil {
 		return nil, bad
 	}
 	// One limit for connect, headers and body together.

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -16,24 +14,6 @@ import (
 	"github.com/escouade-dev/escouade-plugin/services"
 	"golang.org/x/net/http/httpguts"
 )
-
-// decode reads params into v, refusing unknown members (the host checks
-// the schema too; this keeps the service safe on its own).
-func decode(params json.RawMessage, v any) *services.Error {
-	trimmed := bytes.TrimSpace(params)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		trimmed = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return invalid("params do not hold: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return invalid("params do not hold: trailing data")
-	}
-	return nil
-}
 
 // droppedHeader reports the headers of the plugin the host never sends:
 // those of §9.1, and Accept-Encoding, which the host sets itself so that
@@ -53,7 +33,7 @@ func (s *Service) newRequest(ctx context.Context, p proto.FetchParams) (*http.Re
 		method = http.MethodGet
 	}
 	if !httpguts.ValidHeaderFieldName(method) {
-		return nil, netguard.Target{}, invalid("params.method %q is not an HTTP method", method)
+		return nil, netguard.Target{}, services.InvalidParams("params.method %q is not an HTTP method", method)
 	}
 	if strings.EqualFold(method, http.MethodConnect) || strings.EqualFold(method, http.MethodTrace) {
 		return nil, netguard.Target{}, refused("the method " + strings.ToUpper(method) + " is not allowed")
@@ -68,7 +48,7 @@ func (s *Service) newRequest(ctx context.Context, p proto.FetchParams) (*http.Re
 	}
 	req, err := http.NewRequestWithContext(ctx, method, target.URL.String(), body)
 	if err != nil {
-		return nil, netguard.Target{}, invalid("the request cannot be built: %v", err)
+		return nil, netguard.Target{}, services.InvalidParams("the request cannot be built: %v", err)
 	}
 	if bad := setHeaders(req.Header, p.Headers); bad != nil {
 		return nil, netguard.Target{}, bad
@@ -87,11 +67,11 @@ func decodeBody(body string, encoding proto.BodyEncoding) (io.Reader, *services.
 	case proto.BodyEncodingBase64:
 		data, err := base64.StdEncoding.DecodeString(body)
 		if err != nil {
-			return nil, invalid("params.body is not valid base64")
+			return nil, services.InvalidParams("params.body is not valid base64")
 		}
 		return bytes.NewReader(data), nil
 	}
-	return nil, invalid("params.bodyEncoding must be utf8 or base64")
+	return nil, services.InvalidParams("params.bodyEncoding must be utf8 or base64")
 }
 
 // setHeaders copies the plugin's headers, dropping those the host never
@@ -99,10 +79,10 @@ func decodeBody(body string, encoding proto.BodyEncoding) (io.Reader, *services.
 func setHeaders(h http.Header, headers proto.Headers) *services.Error {
 	for name, value := range headers {
 		if !httpguts.ValidHeaderFieldName(name) {
-			return invalid("params.headers: %q is not a header name", name)
+			return services.InvalidParams("params.headers: %q is not a header name", name)
 		}
 		if !httpguts.ValidHeaderFieldValue(value) {
-			return invalid("params.headers.%s holds a character a header cannot carry", name)
+			return services.InvalidParams("params.headers.%s holds a character a header cannot carry", name)
 		}
 		if !droppedHeader(name) {
 			h.Set(name, value)

@@ -232,8 +232,3 @@ func refused(reason string) *services.Error {
 func failed(reason string) *services.Error {
 	return &services.Error{Code: services.CodeFailed, Message: "The request failed on the way.", Reason: reason}
 }
-
-func invalid(format string, args ...any) *services.Error {
-	reason := fmt.Sprintf(format, args...)
-	return &services.Error{Code: services.CodeInvalidParams, Message: "Invalid params: " + reason + ".", Reason: reason}
-}

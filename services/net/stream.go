@@ -11,6 +11,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/netguard"
+	"github.com/escouade-dev/escouade-plugin/services"
 )
 
 // chunkBytes is the most one net/chunk carries.
@@ -26,7 +27,7 @@ var errSilent = errors.New("silent")
 // the headers included.
 func (s *Service) stream(ctx context.Context, params json.RawMessage) (any, error) {
 	var p proto.FetchParams
-	if bad := decode(params, &p); bad != nil {
+	if bad := services.DecodeParams(params, &p); bad != nil {
 		return nil, bad
 	}
 	// The stream outlives the handler: it ends with Close, net/cancel,
@@ -172,14 +173,14 @@ func (s *Service) notify(method string, params any) {
 // cancelStream serves net/cancel: the stream ends with net/end saying so.
 func (s *Service) cancelStream(_ context.Context, params json.RawMessage) (any, error) {
 	var p proto.StreamRef
-	if bad := decode(params, &p); bad != nil {
+	if bad := services.DecodeParams(params, &p); bad != nil {
 		return nil, bad
 	}
 	s.mu.Lock()
 	cancel, ok := s.streams[p.Stream]
 	s.mu.Unlock()
 	if !ok {
-		return nil, invalid("params.stream %d is no stream under way", p.Stream)
+		return nil, services.InvalidParams("params.stream %d is no stream under way", p.Stream)
 	}
 	cancel(errCanceled)
 	return nil, nil

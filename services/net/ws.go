@@ -34,7 +34,7 @@ const maxCloseReason = 123
 // messages follow as ws/message, its end as ws/closed.
 func (s *Service) wsOpen(ctx context.Context, params json.RawMessage) (any, error) {
 	var p proto.WsOpenParams
-	if bad := decode(params, &p); bad != nil {
+	if bad := services.DecodeParams(params, &p); bad != nil {
 		return nil, bad
 	}
 	target, refusal := s.policy.CheckURL(p.URL, netguard.WebSocket)
@@ -178,7 +178,7 @@ func (s *Service) socketOf(id proto.SocketID) (*socket, *services.Error) {
 	defer s.mu.Unlock()
 	sock := s.sockets[id]
 	if sock == nil {
-		return nil, invalid("params.socket %d is no open socket", id)
+		return nil, services.InvalidParams("params.socket %d is no open socket", id)
 	}
 	return sock, nil
 }
@@ -186,7 +186,7 @@ func (s *Service) socketOf(id proto.SocketID) (*socket, *services.Error) {
 // wsSend serves ws/send.
 func (s *Service) wsSend(ctx context.Context, params json.RawMessage) (any, error) {
 	var p proto.WsSendParams
-	if bad := decode(params, &p); bad != nil {
+	if bad := services.DecodeParams(params, &p); bad != nil {
 		return nil, bad
 	}
 	sock, bad := s.socketOf(p.Socket)
@@ -197,7 +197,7 @@ func (s *Service) wsSend(ctx context.Context, params json.RawMessage) (any, erro
 	if p.Binary {
 		decoded, err := base64.StdEncoding.DecodeString(p.Data)
 		if err != nil {
-			return nil, invalid("params.data is not valid base64")
+			return nil, services.InvalidParams("params.data is not valid base64")
 		}
 		typ, data = websocket.MessageBinary, decoded
 	}
@@ -215,18 +215,18 @@ func (s *Service) wsSend(ctx context.Context, params json.RawMessage) (any, erro
 // wsClose serves ws/close: the close handshake runs on, ws/closed follows.
 func (s *Service) wsClose(_ context.Context, params json.RawMessage) (any, error) {
 	var p proto.WsCloseParams
-	if bad := decode(params, &p); bad != nil {
+	if bad := services.DecodeParams(params, &p); bad != nil {
 		return nil, bad
 	}
 	code := websocket.StatusNormalClosure
 	if p.Code != 0 {
 		if !sendableCode(p.Code) {
-			return nil, invalid("params.code %d is not a code a close frame may carry (1000-1003, 1007-1014, 3000-4999)", p.Code)
+			return nil, services.InvalidParams("params.code %d is not a code a close frame may carry (1000-1003, 1007-1014, 3000-4999)", p.Code)
 		}
 		code = websocket.StatusCode(p.Code)
 	}
 	if len(p.Reason) > maxCloseReason {
-		return nil, invalid("params.reason is over %d bytes", maxCloseReason)
+		return nil, services.InvalidParams("params.reason is over %d bytes", maxCloseReason)
 	}
 	sock, bad := s.socketOf(p.Socket)
 	if bad != nil {

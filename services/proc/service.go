@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -95,7 +94,7 @@ var (
 // run serves proc/run.
 func (s *Service) run(ctx context.Context, params json.RawMessage) (any, error) {
 	var p proto.ProcRunParams
-	if bad := decode(params, &p); bad != nil {
+	if bad := services.DecodeParams(params, &p); bad != nil {
 		return nil, bad
 	}
 	path, bad := s.program(p.Program)
@@ -123,7 +122,7 @@ func (s *Service) run(ctx context.Context, params json.RawMessage) (any, error) 
 func (s *Service) program(name string) (string, *services.Error) {
 	switch {
 	case name == "":
-		return "", invalid("params.program is empty")
+		return "", services.InvalidParams("params.program is empty")
 	case strings.ContainsAny(name, `/\`) || strings.ContainsRune(name, 0):
 		return "", forbidden(fmt.Sprintf("%q: a program name, not a path", name))
 	case !slices.Contains(s.cfg.Granted.Programs, name):
@@ -297,32 +296,10 @@ func (c *capped) Write(p []byte) (int, error) {
 
 func (c *capped) String() string { return c.buf.String() }
 
-// decode reads params into v, refusing unknown members.
-func decode(params json.RawMessage, v any) *services.Error {
-	trimmed := bytes.TrimSpace(params)
-	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
-		trimmed = []byte("{}")
-	}
-	dec := json.NewDecoder(bytes.NewReader(trimmed))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return invalid("params do not hold: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return invalid("params do not hold: trailing data")
-	}
-	return nil
-}
-
 func forbidden(reason string) *services.Error {
 	return &services.Error{Code: services.CodeForbidden, Message: "The plugin may not run this program.", Reason: reason}
 }
 
 func failed(reason string) *services.Error {
 	return &services.Error{Code: services.CodeFailed, Message: "The program failed to run.", Reason: reason}
-}
-
-func invalid(format string, args ...any) *services.Error {
-	reason := fmt.Sprintf(format, args...)
-	return &services.Error{Code: services.CodeInvalidParams, Message: "Invalid params: " + reason + ".", Reason: reason}
 }
