@@ -89,7 +89,6 @@ func FuzzDecodeBenchFile(f *testing.F) {
 	})
 }
 
-
 func TestSameJSON(t *testing.T) {
 	tests := []struct {
 		a, b string
