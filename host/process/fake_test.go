@@ -55,6 +55,8 @@ func runFake(mode string, args []string) int {
 		return fakeEnvReport()
 	case "term-report":
 		return fakeTermReport()
+	case "echo-pair":
+		return fakeEchoPair()
 	}
 	if code, ok := runPlatformFake(mode, args); ok {
 		return code
@@ -238,4 +240,22 @@ func fakeEnvReport() int {
 		fmt.Println("env=" + kv)
 	}
 	return 0
+}
+
+// fakeEchoPair starts a child that shares its stdin and exits at its end,
+// then echoes: closing stdin ends both.
+func fakeEchoPair() int {
+	child, err := fakeChild("echo")
+	if err == nil {
+		child.Stdin = os.Stdin
+		err = child.Start()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Fprintf(side(), "child %d\n", child.Process.Pid)
+	code := fakeEcho()
+	_ = child.Wait()
+	return code
 }

@@ -27,6 +27,7 @@ func newGroup(leader *os.Process, _ string, _ func() bool) (*group, error) {
 	return nil, fmt.Errorf("process groups on %s: %w", runtime.GOOS, errors.ErrUnsupported)
 }
 
+func (*group) noteExit()  {}
 func (*group) terminate() {}
 func (*group) kill()      {}
 func (*group) release()   {}

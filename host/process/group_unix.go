@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -28,7 +29,8 @@ type group struct {
 	since  uint64 // the leader's start time: no older process is the program's
 	token  string // the tag every process of the program inherits; "" where unused
 	exited func() bool
-	bornAt uint64 // the latest snapshot when it started, which cannot hold it
+	bornAt uint64        // the latest snapshot when it started, which cannot hold it
+	exitAt atomic.Uint64 // the latest snapshot when the leader exited, which may show it running
 
 	mu      sync.Mutex
 	gone    bool // the group was seen empty: its id may be reused, never signal it again
@@ -89,7 +91,7 @@ func (g *group) memory() (uint64, error) { return g.memoryWithin(snapshotAge) }
 
 // memoryWithin is memory from a snapshot at most maxAge old (0: fresh).
 func (g *group) memoryWithin(maxAge time.Duration) (uint64, error) {
-	s, err := snapshots.get(maxAge, g.bornAt)
+	s, err := snapshots.get(maxAge, max(g.bornAt, g.exitAt.Load()))
 	if err != nil {
 		return 0, err
 	}
@@ -192,6 +194,11 @@ func (g *group) signalGroup(sig syscall.Signal) {
 		g.gone = true
 	}
 }
+
+// noteExit marks the leader's exit: Memory then reads a table read after
+// it, so what is counted is what the program left, not a reading taken
+// while it ran.
+func (g *group) noteExit() { g.exitAt.Store(snapshots.current()) }
 
 // release forgets the program once it was killed: Memory is then 0.
 func (g *group) release() {

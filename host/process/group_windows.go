@@ -84,6 +84,9 @@ func prepareStart(env []string) ([]string, string) { return env, "" }
 
 func startOnKeptThread(start func() error) error { return start() }
 
+// noteExit does nothing: the job is asked at each read.
+func (g *group) noteExit() {}
+
 // terminate does nothing: there is no gentler stop than kill for a job.
 func (g *group) terminate() {}
 

@@ -5,6 +5,7 @@ package process
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -44,4 +45,25 @@ func residentBytes(t *testing.T, pid int) uint64 {
 	}
 	t.Fatalf("process %d not listed", pid)
 	return 0
+}
+
+// TestMemoryAfterExitIsNotAnOldReading reads Memory while a program and
+// its child run, which leaves a snapshot to share, then right after both
+// exited: the second reading must not come from the first snapshot.
+func TestMemoryAfterExitIsNotAnOldReading(t *testing.T) {
+	p, side := startWithSide(t, fakeSpec(t, "echo-pair"))
+	if got := nextLine(t, side); !strings.HasPrefix(got, "child ") {
+		t.Fatalf("program said %q, want its child's pid", got)
+	}
+	lines := stdoutLines(t, p)
+	if used, err := p.Memory(); err != nil || used == 0 {
+		t.Fatalf("Memory while they run = %d, %v; want their resident bytes", used, err)
+	}
+	p.closeStdin()
+	for lines.Scan() { // stdout ends once both exited
+	}
+	waitClosed(t, p.Done(), "exit at the end of stdin")
+	if used, err := p.Memory(); used != 0 || err != nil {
+		t.Errorf("Memory once they exited = %d, %v; want 0, nil", used, err)
+	}
 }

@@ -123,7 +123,7 @@ func (p *Process) LastStderr() []string { return p.kept.snapshot() }
 // Once the program has exited it counts what it left behind; after Stop, 0.
 // On Unix the process table is read once for all the Processes that ask
 // within a second (snapshotAge), so it may be that old, but never older
-// than the program.
+// than the program, nor, once it exited, than its exit.
 func (p *Process) Memory() (uint64, error) { return p.group.memory() }
 
 func (p *Process) leaderExited() bool {
@@ -148,6 +148,7 @@ func (p *Process) wait() {
 	defer close(p.done)
 	_ = p.cmd.Wait() // an *ExitError only restates ProcessState
 	p.exit = p.exitOf(p.cmd.ProcessState)
+	p.group.noteExit()
 	close(p.exited)
 	drained := time.NewTimer(p.drain)
 	defer drained.Stop()
