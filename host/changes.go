@@ -13,26 +13,32 @@ import (
 
 // halt shuts the running program down (shutdown call first, within ctx and
 // its delay, then stopped with all it started) and leaves the plugin in
-// state s: the way every user change, a restart and Close stop a program.
+// state s: the way every user change and a restart stop a program.
 func (p *Plugin) halt(ctx context.Context, s State, reason string) {
+	p.haltBy(ctx, context.Background(), s, reason)
+}
+
+// haltBy is halt whose stop of the program, after shutdown, ends by stop's
+// deadline (Close's, shared by every plugin).
+func (p *Plugin) haltBy(ctx, stop context.Context, s State, reason string) {
 	p.mu.Lock()
 	inst := p.askStopLocked(s, reason)
 	p.mu.Unlock()
 	if inst == nil {
 		return
 	}
-	inst.shutdown(ctx)
+	inst.shutdown(ctx, stop)
 	<-inst.done
 	p.journal.Write(journal.TagStop, "stopped: "+reason)
 }
 
-// shutdown asks the program to end, then stops it and all it started.
-func (i *instance) shutdown(ctx context.Context) {
+// shutdown asks the program to end, then stops it and all it started,
+// by stop's deadline if it has one.
+func (i *instance) shutdown(ctx, stop context.Context) {
 	<-i.launched
 	i.p.mu.Lock()
 	greeted := i.greeted
 	i.p.mu.Unlock()
-	stop := context.Background()
 	if greeted {
 		i.askShutdown(ctx)
 		stop = transport.Asked(stop)

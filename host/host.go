@@ -105,6 +105,10 @@ func (h *Host) Fact(name string, params any) {
 	}
 }
 
+// closeMargin is kept from Close's deadline for killing and reaping what
+// did not end within its grace.
+const closeMargin = 100 * time.Millisecond
+
 // Close sends shutdown to every running plugin at once, waits for their
 // answers ShutdownWait at most for all of them together, then stops each
 // program and all it started, and closes the journals.
@@ -113,11 +117,17 @@ func (h *Host) Close(ctx context.Context) error {
 	h.closed = true
 	h.mu.Unlock()
 	plugins := h.Plugins()
-	ctx, cancel := context.WithTimeout(ctx, h.opts.ShutdownWait)
+	answers, cancel := context.WithTimeout(ctx, h.opts.ShutdownWait)
 	defer cancel()
+	// One deadline for all of it: ShutdownWait for the answers, then one
+	// grace for the programs to end before they are killed, less a margin
+	// for the kills themselves, so that closing takes ShutdownWait plus
+	// StopGrace at most, however many plugins there are.
+	stop, cancelStop := context.WithTimeout(context.WithoutCancel(ctx), h.opts.ShutdownWait+h.opts.StopGrace-closeMargin)
+	defer cancelStop()
 	var wg sync.WaitGroup
 	for _, p := range plugins {
-		wg.Go(func() { p.halt(ctx, StateStopped, "the host closed") })
+		wg.Go(func() { p.haltBy(answers, stop, StateStopped, "the host closed") })
 	}
 	wg.Wait()
 	errs := []error{h.closeTransports(ctx)}
