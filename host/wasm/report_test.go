@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -27,60 +29,123 @@ import (
 //
 //	ESCOUADE_PERF=1 go test -run TestReportRows -v ./host/wasm
 //
-// Every row is one testing.Benchmark of a round trip (a line written, its
-// answer read) or of a start, so the ratios are of the same minute.
+// Every row is a testing.Benchmark of a round trip (a line written, its
+// answer read) or of a start. The rows are measured in turn, round after
+// round (ESCOUADE_PERF_ROUNDS, 5 by default); a ratio is taken within each
+// round and the median of the rounds is printed, so that the load of the
+// moment weighs on both sides of a ratio alike.
 func TestReportRows(t *testing.T) {
 	if os.Getenv("ESCOUADE_PERF") != "1" {
 		t.Skip("ESCOUADE_PERF=1 runs the report")
 	}
-	rows := &report{t: t}
-	moduleRows(t, rows)
-	jsRows(t, rows)
-	rows.print()
-}
-
-// report collects named figures and prints them with their ratios.
-type report struct {
-	t     *testing.T
-	lines []string
-	ns    map[string]float64
-}
-
-func (r *report) add(name string, res testing.BenchmarkResult) float64 {
-	if r.ns == nil {
-		r.ns = map[string]float64{}
+	rounds := 5
+	if n, err := strconv.Atoi(os.Getenv("ESCOUADE_PERF_ROUNDS")); err == nil && n > 0 {
+		rounds = n
 	}
-	ns := float64(res.T.Nanoseconds()) / float64(max(res.N, 1))
-	r.ns[name] = ns
-	r.lines = append(r.lines, fmt.Sprintf("| %s | %s |", name, dur(ns)))
-	return ns
+	r := &report{}
+	moduleRows(t, r)
+	jsRows(t, r)
+	for range rounds {
+		r.round()
+	}
+	t.Logf("GOMAXPROCS=%d, %s/%s, %s, %d rounds, medians\n%s", runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, runtime.Version(), rounds, r.table())
 }
 
-func (r *report) note(format string, args ...any) {
-	r.lines = append(r.lines, fmt.Sprintf(format, args...))
+// report holds the rows, what each round measured, and the ratios to print.
+type report struct {
+	rows   []row
+	ratios []ratio
+	notes  []string
+}
+
+type row struct {
+	section, name string
+	fn            func(*testing.B) // timed per op; nil: value measures once a round
+	value         func() float64   // a figure of its own (MB), when fn is nil
+	unit          string
+	got           []float64
+}
+
+type ratio struct {
+	label, a, b string
+	target      float64 // 0: none
+}
+
+func (r *report) bench(section, name string, fn func(*testing.B)) {
+	r.rows = append(r.rows, row{section: section, name: name, fn: fn})
+}
+
+func (r *report) measure(section, name, unit string, value func() float64) {
+	r.rows = append(r.rows, row{section: section, name: name, value: value, unit: unit})
 }
 
 func (r *report) ratio(label, a, b string, target float64) {
-	x := r.ns[a] / r.ns[b]
-	met := "yes"
-	if target > 0 && x > target {
-		met = "no"
-	}
-	if target == 0 {
-		met = "-"
-	}
-	r.lines = append(r.lines, fmt.Sprintf("| %s: %s ÷ %s | **%.2f×** (target %s, met %s) |", label, a, b, x, targetText(target), met))
+	r.ratios = append(r.ratios, ratio{label, a, b, target})
 }
 
-func targetText(x float64) string {
-	if x == 0 {
-		return "none"
+func (r *report) round() {
+	for i := range r.rows {
+		row := &r.rows[i]
+		if row.fn == nil {
+			row.got = append(row.got, row.value())
+			continue
+		}
+		res := testing.Benchmark(row.fn)
+		row.got = append(row.got, float64(res.T.Nanoseconds())/float64(max(res.N, 1)))
 	}
-	return fmt.Sprintf("≤ %.1f×", x)
 }
 
-func (r *report) print() {
-	r.t.Logf("GOMAXPROCS=%d, %s/%s, %s\n%s", runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, runtime.Version(), strings.Join(r.lines, "\n"))
+func (r *report) find(name string) []float64 {
+	for _, row := range r.rows {
+		if row.name == name {
+			return row.got
+		}
+	}
+	panic("no row " + name)
+}
+
+func (r *report) table() string {
+	var b strings.Builder
+	section := ""
+	for _, row := range r.rows {
+		if row.section != section {
+			section = row.section
+			fmt.Fprintf(&b, "\n| %s | median | range |\n|---|---:|---:|\n", section)
+		}
+		lo, hi := slices.Min(row.got), slices.Max(row.got)
+		if row.fn == nil {
+			fmt.Fprintf(&b, "| %s | %.1f %s | %.1f–%.1f |\n", row.name, median(row.got), row.unit, lo, hi)
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s–%s |\n", row.name, dur(median(row.got)), dur(lo), dur(hi))
+	}
+	b.WriteString("\n| ratio | median | target | met |\n|---|---:|---:|---|\n")
+	for _, q := range r.ratios {
+		a, c := r.find(q.a), r.find(q.b)
+		per := make([]float64, len(a))
+		for i := range a {
+			per[i] = a[i] / c[i]
+		}
+		x := median(per)
+		target, met := "none", "-"
+		if q.target > 0 {
+			target, met = fmt.Sprintf("≤ %.1f×", q.target), "yes"
+			if x > q.target {
+				met = "no"
+			}
+		}
+		fmt.Fprintf(&b, "| %s: %s ÷ %s | **%.2f×** | %s | %s |\n", q.label, q.a, q.b, x, target, met)
+	}
+	return b.String()
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func dur(ns float64) string {
@@ -98,41 +163,36 @@ func dur(ns float64) string {
 // transport against the same source as a process over pipes; start and
 // idle memory of the Go reactor.
 func moduleRows(t *testing.T, r *report) {
+	const sec = "Modules"
 	tr := newTransport(t, Options{})
 	cReactor := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "c-reactor"), nil)})
 	cCommand := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "c-command"), nil)})
-	r.note("| **Modules** | per op |\n|---|---:|")
-	r.add("minimal reactor, transport", testing.Benchmark(func(b *testing.B) { roundTrips(b, cReactor.Stdin(), cReactor.Stdout()) }))
-	r.add("minimal reactor, direct wazero call, checks", testing.Benchmark(func(b *testing.B) { directTurns(b, "c-reactor", true) }))
-	r.add("minimal reactor, direct wazero call, no checks", testing.Benchmark(func(b *testing.B) { directTurns(b, "c-reactor", false) }))
-	r.add("minimal command, transport (stdin/stdout turn)", testing.Benchmark(func(b *testing.B) { roundTrips(b, cCommand.Stdin(), cCommand.Stdout()) }))
-	r.add("cat, process over pipes", testing.Benchmark(catTrips))
+	r.bench(sec, "minimal reactor, transport", func(b *testing.B) { roundTrips(b, cReactor.Stdin(), cReactor.Stdout()) })
+	r.bench(sec, "minimal reactor, direct wazero call, checks", func(b *testing.B) { directTurns(b, "c-reactor", true) })
+	r.bench(sec, "minimal reactor, direct wazero call, no checks", func(b *testing.B) { directTurns(b, "c-reactor", false) })
+	r.bench(sec, "minimal command, transport (stdin/stdout turn)", func(b *testing.B) { roundTrips(b, cCommand.Stdin(), cCommand.Stdout()) })
+	r.bench(sec, "cat, process over pipes", catTrips)
 
 	module, process := kitBuilds(t)
 	kitMod := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, module, nil)})
-	r.add("kit echo, module through the transport", testing.Benchmark(func(b *testing.B) { kitTrips(b, kitMod.Stdin(), kitMod.Stdout()) }))
-	cmd := exec.Command(process)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = in.Close(); _ = cmd.Wait() }()
-	r.add("kit echo, process over pipes", testing.Benchmark(func(b *testing.B) { kitTrips(b, in, out) }))
+	r.bench(sec, "kit echo, module through the transport", func(b *testing.B) { kitTrips(b, kitMod.Stdin(), kitMod.Stdout()) })
+	in, out := startProcess(t, process)
+	r.bench(sec, "kit echo, process over pipes", func(b *testing.B) { kitTrips(b, in, out) })
 	r.ratio("host overhead", "minimal reactor, transport", "minimal command, transport (stdin/stdout turn)", 1.5)
 	r.ratio("host overhead", "minimal reactor, transport", "minimal reactor, direct wazero call, checks", 0)
+	r.ratio("host overhead", "minimal reactor, transport", "cat, process over pipes", 0)
 	r.ratio("kit", "kit echo, module through the transport", "kit echo, process over pipes", 2)
 
 	m := pluginDir(t, fixture(t, "reactor"), nil)
 	if err := tr.Precompile(context.Background(), m, nil); err != nil {
 		t.Fatal(err)
 	}
-	r.add("Go reactor start to first answer, warm cache", testing.Benchmark(func(b *testing.B) {
+	r.bench(sec, "Go reactor start to first answer, warm cache", func(b *testing.B) {
 		for range b.N {
 			firstAnswer(b, tr, m)
 		}
-	}))
-	r.add("Go reactor start to first answer, cold", testing.Benchmark(func(b *testing.B) {
+	})
+	r.bench(sec, "Go reactor start to first answer, cold", func(b *testing.B) {
 		for range b.N {
 			cold, err := New(context.Background(), Options{CacheDir: b.TempDir()})
 			if err != nil {
@@ -141,8 +201,10 @@ func moduleRows(t *testing.T, r *report) {
 			firstAnswer(b, cold, m)
 			_ = cold.Close(context.Background())
 		}
-	}))
-	r.note("| Go reactor idle instance | %.1f MB |", idleMB(t, tr, m, `{"jsonrpc":"2.0","id":1,"method":"echo"}`, 10))
+	})
+	r.measure(sec, "Go reactor idle instance, Go heap", "MB", func() float64 {
+		return idleMB(t, tr, m, `{"jsonrpc":"2.0","id":1,"method":"echo"}`, 10)
+	})
 }
 
 func catTrips(b *testing.B) {
@@ -245,17 +307,17 @@ const jsLine = `{"jsonrpc":"2.0","id":1,"method":"hooks/message","params":{"text
 // transport against the same bundles under node over pipes; starts,
 // idle memory, 20 instances at once.
 func jsRows(t *testing.T, r *report) {
+	const sec = "JS bundles"
 	node, err := exec.LookPath("node")
 	if err != nil {
-		r.note("| JS bundles | skipped: no node |")
+		t.Log("JS bundles left out: no node")
 		return
 	}
 	echoDir := t.TempDir()
-	stamp := "/*! @escouade-dev/plugin v0.3.0 */\n"
 	if err := os.MkdirAll(filepath.Join(echoDir, "dist"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(echoDir, "dist", "plugin.mjs"), []byte(stamp+jsEcho), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(echoDir, "dist", "plugin.mjs"), []byte(jsStamp+jsEcho), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	echoM := &manifest.Manifest{ID: "dev.escouade.echo", Dir: echoDir, Run: &manifest.Run{JS: "dist/plugin.mjs"}}
@@ -264,25 +326,31 @@ func jsRows(t *testing.T, r *report) {
 		t.Fatal(err)
 	}
 	tr := newTransport(t, Options{JS: jsrt.New()})
-	r.note("| **JS bundles** | per op |\n|---|---:|")
+	bare := newTransport(t, Options{JS: jsrt.New(), JSWithoutCloseOnContextDone: true})
+
 	echoProg := launch(t, tr, transport.LaunchSpec{Manifest: echoM})
-	r.add("bare echo, engine through the transport", testing.Benchmark(func(b *testing.B) { jsTrips(b, echoProg.Stdin(), echoProg.Stdout(), jsLine) }))
+	echoBare := launch(t, bare, transport.LaunchSpec{Manifest: echoM})
+	r.bench(sec, "bare echo, engine through the transport", func(b *testing.B) { jsTrips(b, echoProg.Stdin(), echoProg.Stdout(), jsLine) })
+	r.bench(sec, "bare echo, engine without wazero's checks (reference)", func(b *testing.B) { jsTrips(b, echoBare.Stdin(), echoBare.Stdout(), jsLine) })
 	nodeIn, nodeOut := nodeProcess(t, node, filepath.Join(echoDir, "dist", "plugin.mjs"))
-	r.add("bare echo, node process over pipes", testing.Benchmark(func(b *testing.B) { jsTrips(b, nodeIn, nodeOut, jsLine) }))
-	r.ratio("JS echo", "bare echo, engine through the transport", "bare echo, node process over pipes", 3)
+	r.bench(sec, "bare echo, node process over pipes", func(b *testing.B) { jsTrips(b, nodeIn, nodeOut, jsLine) })
 
 	helloProg := launch(t, tr, transport.LaunchSpec{Manifest: hello})
-	r.add("hello-js hello/echo, engine through the transport", testing.Benchmark(func(b *testing.B) { helloTrips(b, helloProg.Stdin(), helloProg.Stdout()) }))
+	helloBare := launch(t, bare, transport.LaunchSpec{Manifest: hello})
+	r.bench(sec, "hello-js hello/echo, engine through the transport", func(b *testing.B) { helloTrips(b, helloProg.Stdin(), helloProg.Stdout()) })
+	r.bench(sec, "hello-js hello/echo, engine without wazero's checks (reference)", func(b *testing.B) { helloTrips(b, helloBare.Stdin(), helloBare.Stdout()) })
 	hin, hout := nodeProcess(t, node, filepath.Join(hello.Dir, filepath.FromSlash(hello.Run.JS)))
-	r.add("hello-js hello/echo, node process over pipes", testing.Benchmark(func(b *testing.B) { helloTrips(b, hin, hout) }))
-	r.ratio("hello-js", "hello-js hello/echo, engine through the transport", "hello-js hello/echo, node process over pipes", 3)
+	r.bench(sec, "hello-js hello/echo, node process over pipes", func(b *testing.B) { helloTrips(b, hin, hout) })
+	r.ratio("JS echo", "bare echo, engine through the transport", "bare echo, node process over pipes", 3)
+	r.ratio("JS echo", "hello-js hello/echo, engine through the transport", "hello-js hello/echo, node process over pipes", 3)
+	r.ratio("SDK", "hello-js hello/echo, engine through the transport", "bare echo, engine through the transport", 0)
 
-	r.add("hello-js start to initialize answered, warm cache", testing.Benchmark(func(b *testing.B) {
+	r.bench(sec, "hello-js start to initialize answered, warm cache", func(b *testing.B) {
 		for range b.N {
 			initAnswer(b, tr, hello)
 		}
-	}))
-	r.add("hello-js start to initialize answered, cold (first compile)", testing.Benchmark(func(b *testing.B) {
+	})
+	r.bench(sec, "hello-js start to initialize answered, cold (first compile)", func(b *testing.B) {
 		for range b.N {
 			cold, err := New(context.Background(), Options{JS: jsrt.New(), CacheDir: b.TempDir()})
 			if err != nil {
@@ -291,9 +359,11 @@ func jsRows(t *testing.T, r *report) {
 			initAnswer(b, cold, hello)
 			_ = cold.Close(context.Background())
 		}
-	}))
-	r.note("| hello-js idle instance | %.1f MB (target ≤ 4 MB) |", idleMB(t, tr, hello, strings.TrimSpace(kitInitialize), 10))
-	r.add("20 hello-js instances started at once, all initialized", testing.Benchmark(func(b *testing.B) {
+	})
+	r.measure(sec, "hello-js idle instance, Go heap (target ≤ 4 MB)", "MB", func() float64 {
+		return idleMB(t, tr, hello, strings.TrimSpace(kitInitialize), 10)
+	})
+	r.bench(sec, "20 hello-js instances started at once, all initialized", func(b *testing.B) {
 		for range b.N {
 			var wg sync.WaitGroup
 			for range 20 {
@@ -301,8 +371,11 @@ func jsRows(t *testing.T, r *report) {
 			}
 			wg.Wait()
 		}
-	}))
+	})
 }
+
+// jsStamp is the SDK's stamp, which the engine's bundle check asks for.
+const jsStamp = "/*! @escouade-dev/plugin v0.3.0 */\n"
 
 const helloEcho = `{"jsonrpc":"2.0","id":2,"method":"hello/echo","params":{"text":"hello world","channel":"general","n":[1,2,3]}}` + "\n"
 
@@ -353,6 +426,15 @@ func initAnswer(b *testing.B, tr *Transport, m *manifest.Manifest) {
 func nodeProcess(t *testing.T, node, script string) (io.Writer, io.Reader) {
 	cmd := exec.Command(node, script)
 	cmd.Dir = filepath.Dir(script)
+	return startCmd(t, cmd)
+}
+
+// startProcess runs a program over pipes until the test ends.
+func startProcess(t *testing.T, path string) (io.Writer, io.Reader) {
+	return startCmd(t, exec.Command(path))
+}
+
+func startCmd(t *testing.T, cmd *exec.Cmd) (io.Writer, io.Reader) {
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
