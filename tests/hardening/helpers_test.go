@@ -260,9 +260,22 @@ func (s *session) next(what string, want func(line) bool) line {
 				return l
 			}
 		case <-timer.C:
-			s.t.Fatalf("waiting for %s: nothing came within %v; stderr:\n%s", what, waitLong(s.t), s.stderrText())
+			s.t.Fatalf("waiting for %s: nothing came within %v; stderr:\n%s\njournal files (tail):\n%s", what, waitLong(s.t), s.stderrText(), tail(journalFilesAll(s.home), 3000))
 		}
 	}
+}
+
+// seenOrNext is next, but a line already written (even one skipped by an
+// earlier wait) counts too.
+func (s *session) seenOrNext(what string, want func(line) bool) {
+	s.t.Helper()
+	for _, raw := range s.output() {
+		var l line
+		if json.Unmarshal(raw, &l) == nil && want(l) {
+			return
+		}
+	}
+	s.next(what, want)
 }
 
 func isOp(op string) func(line) bool { return func(l line) bool { return l.str("op") == op } }
@@ -361,4 +374,22 @@ func cli(t *testing.T, args ...string) (stdout, stderr string, code int) {
 		t.Fatalf("escouade-plugin %v: %v", args, err)
 	}
 	return out.String(), errb.String(), code
+}
+
+// journalFilesAll is the text of every journal file under home.
+func journalFilesAll(home string) string {
+	var all strings.Builder
+	names, _ := filepath.Glob(filepath.Join(home, "plugin-logs", "*"))
+	for _, n := range names {
+		b, _ := os.ReadFile(n)
+		all.Write(b)
+	}
+	return all.String()
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
 }

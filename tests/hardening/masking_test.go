@@ -1,0 +1,197 @@
+//go:build linux
+
+package hardening
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// The secrets handed to the plugin. Their letters are chosen so that no
+// piece of them appears in a journal line by chance.
+var secrets = map[string]string{
+	"token":  "QzvKpWhRmNtJbLsD",
+	"pem":    "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG\nw0BAQEFAASCBKcwggSj\n-----END PRIVATE KEY-----",
+	"slash":  "Xq/Vw/Zk/Jtr",
+	"umlaut": "Grüße-Hxqvzw",
+}
+
+// uEscaped writes every rune of s as a \u escape.
+func uEscaped(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		fmt.Fprintf(&b, `\u%04x`, r)
+	}
+	return b.String()
+}
+
+// leakingActions make the puppet ask for every secret, then write them out
+// in every way a journal line can carry them.
+func leakingActions() []any {
+	var acts []any
+	for _, k := range []string{"token", "pem", "slash", "umlaut"} {
+		acts = append(acts, map[string]any{"rpc": map[string]any{"method": "secrets/get", "params": map[string]any{"key": k}}})
+	}
+	tok := secrets["token"]
+	stderr := func(s string) { acts = append(acts, map[string]any{"stderr": s + "\n"}) }
+	stderr("raw " + tok)
+	stderr("pem " + secrets["pem"])
+	stderr(`{"slash":"` + strings.ReplaceAll(secrets["slash"], "/", `\/`) + `"}`)
+	umlaut, _ := json.Marshal(secrets["umlaut"])
+	stderr(`{"umlaut":` + strconv.QuoteToASCII(string(umlaut[1:len(umlaut)-1])) + `}`)
+	stderr(`{"umlaut2":"Gr\u00fc\u00dfe-Hxqvzw"}`)
+	stderr(`{"escaped":"` + uEscaped(tok) + `"}`)
+	stderr(`{"escaped-pem":"` + uEscaped(secrets["pem"]) + `"}`)
+	for _, k := range []int{1, 4, 8, 12, 15} { // the token across the 64 KiB cut
+		stderr(strings.Repeat(".", 64<<10-k) + tok + strings.Repeat(".", 64))
+	}
+	for _, k := range []int{1, 5, 10, 15} { // the token across the 200-byte excerpt
+		acts = append(acts, map[string]any{"stdout": "not json " + strings.Repeat(".", 200-9-k) + tok + "...\n"})
+	}
+	logm := func(msg string) {
+		acts = append(acts, map[string]any{"log": map[string]any{"level": "warn", "message": msg}})
+	}
+	logm("before\n" + tok + "\nafter")
+	logm("key:\n" + secrets["pem"] + "\nend")
+	logm("crlf\r\n" + tok + "\r\nend")
+	logm("slash " + secrets["slash"] + " umlaut " + secrets["umlaut"])
+	logm("END-LOG")
+	stderr("END-STDERR")
+	return acts
+}
+
+// pieces are the substrings of each line of secret a reader could learn
+// something from: all of a short line, every 6 bytes of a longer one.
+func pieces(secret string) []string {
+	var out []string
+	for _, ln := range strings.Split(secret, "\n") {
+		if len(ln) <= 6 {
+			out = append(out, ln)
+			continue
+		}
+		for i := 0; i+6 <= len(ln); i++ {
+			if utf8.ValidString(ln[i : i+6]) {
+				out = append(out, ln[i:i+6])
+			}
+		}
+	}
+	return out
+}
+
+// unescapeJSON undoes \/ \uXXXX and the other JSON escapes wherever they
+// appear in s, so an escaped secret shows in clear.
+func unescapeJSON(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch c := s[i+1]; c {
+		case 'u':
+			if i+6 <= len(s) {
+				if n, err := strconv.ParseUint(s[i+2:i+6], 16, 32); err == nil {
+					b.WriteRune(rune(n))
+					i += 5
+					continue
+				}
+			}
+			b.WriteByte('\\')
+		case '/', '\\', '"':
+			b.WriteByte(c)
+			i++
+		case 'n':
+			b.WriteByte('\n')
+			i++
+		default:
+			b.WriteByte('\\')
+		}
+	}
+	return b.String()
+}
+
+// leaks lists the pieces of a secret found in text, in clear or escaped.
+func leaks(text string) []string {
+	var found []string
+	forms := []string{text, unescapeJSON(text), unescapeJSON(unescapeJSON(text))}
+	for name, secret := range secrets {
+		for _, p := range pieces(secret) {
+			for _, f := range forms {
+				if i := strings.Index(f, p); i >= 0 {
+					lo, hi := max(0, i-40), min(len(f), i+len(p)+40)
+					found = append(found, fmt.Sprintf("%s piece %q in …%q…", name, p, f[lo:hi]))
+					break
+				}
+			}
+		}
+	}
+	return found
+}
+
+func reportLeaks(t *testing.T, where, text string) {
+	t.Helper()
+	found := leaks(text)
+	if len(found) > 10 {
+		found = append(found[:10], fmt.Sprintf("(and %d more)", len(found)-10))
+	}
+	for _, f := range found {
+		t.Errorf("%s: %s", where, f)
+	}
+}
+
+// No piece of a secret handed to the plugin reaches the journal files, the
+// journal op, the journal command or --follow, whatever form it takes.
+func TestSecretsNeverReachTheJournal(t *testing.T) {
+	p := plugin{fixture: "puppet", secrets: []string{"token", "pem", "slash", "umlaut"}}
+	dir := p.write(t)
+	var args []string
+	for k, v := range secrets {
+		args = append(args, "--secret", k+"="+v)
+	}
+	s := run(t, dir, append(args, "--follow")...)
+	a := s.call("leak", "do", leakingActions())
+	if _, ok := a["result"]; !ok {
+		t.Fatalf("the leaking call got %v", a)
+	}
+	results, _ := json.Marshal(a["result"])
+	for k, v := range secrets {
+		if !strings.Contains(unescapeJSON(string(results)), v) {
+			t.Errorf("secrets/get %s did not hand the value to the plugin: %s", k, results)
+		}
+	}
+	seen := map[string]bool{}
+	s.seenOrNext("the journal lines END-LOG and END-STDERR", func(l line) bool {
+		for _, marker := range []string{"END-LOG", "END-STDERR"} {
+			if l.str("op") == "journal-line" && strings.Contains(l.str("line"), marker) {
+				seen[marker] = true
+			}
+		}
+		return len(seen) == 2
+	})
+	reportLeaks(t, "journal op", strings.Join(s.journalOp(500), "\n"))
+	s.close()
+
+	var follow strings.Builder
+	for _, raw := range s.output() {
+		var l line
+		if json.Unmarshal(raw, &l) == nil && l.str("op") == "journal-line" {
+			follow.WriteString(l.str("line") + "\n")
+			follow.Write(raw)
+			follow.WriteString("\n")
+		}
+	}
+	reportLeaks(t, "--follow", follow.String())
+	reportLeaks(t, "journal file", journalFiles(t, s.home, "dev.escouade.hardening.puppet"))
+	out, errText, code := cli(t, "journal", "dev.escouade.hardening.puppet", "-n", "500", "--home", s.home)
+	if code != 0 {
+		t.Errorf("journal command exit %d: %s", code, errText)
+	}
+	reportLeaks(t, "journal command", out+errText)
+	if !strings.Contains(journalFiles(t, s.home, "dev.escouade.hardening.puppet"), "••••") {
+		t.Errorf("the journal has no masked secret at all")
+	}
+}
