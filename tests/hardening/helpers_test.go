@@ -393,3 +393,10 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// decode is raw as a line, empty when it is not JSON.
+func decode(raw []byte) line {
+	var l line
+	_ = json.Unmarshal(raw, &l)
+	return l
+}
