@@ -89,7 +89,7 @@ func (d *Dialer) resolve(ctx context.Context, host string) ([]netip.Addr, error)
 func judgeAll(host string, addrs []netip.Addr) *Refusal {
 	for _, a := range addrs {
 		if Forbidden(a) {
-			return forbiddenAddress(host, a.String())
+			return forbiddenAddress(host, a.Unmap().String())
 		}
 	}
 	return nil

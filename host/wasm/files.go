@@ -14,7 +14,7 @@ import (
 
 // pluginFiles is the snapshot of a plugin folder's root JSON files that an
 // instance sees, read-only, at /plugin (PROTOCOL §8.4): never the
-// manifest, at most each bytes a file and all bytes together; a file left
+// manifest (whatever its case) nor a hidden file, at most each bytes a file and all bytes together; a file left
 // out is named in a "wasm" journal line. Only regular files count: a link
 // could lead out of the folder. Files go in by name, so which ones fit
 // under the total does not depend on the order the OS lists them.
@@ -28,8 +28,8 @@ func pluginFiles(dir string, each, all int64, journal func(string)) (fstest.MapF
 	var total int64
 	for _, e := range entries {
 		name := e.Name()
-		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".json") || name == manifest.FileName {
-			continue
+		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || strings.EqualFold(name, manifest.FileName) {
+			continue // a hidden file and the manifest are never given, as files/read refuses them
 		}
 		data, size, err := readUpTo(filepath.Join(dir, name), each)
 		switch {

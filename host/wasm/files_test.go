@@ -24,6 +24,7 @@ func TestPluginFiles(t *testing.T) {
 		"d.json":          strings.Repeat("d", 30),
 		"e.json":          strings.Repeat("e", 31),
 		"notes.txt":       "not JSON",
+		".hidden.json":    "{}",
 	}
 	m := pluginDir(t, fixture(t, "reactor"), files)
 	var j journal
