@@ -198,7 +198,7 @@ func (i *instance) serveReactor(mod moduleInstance) transport.Exit {
 			return i.exitOf(err)
 		}
 	}
-	t := &turn{fn: mod.ExportedFunction(turnExport), budget: mod.ExportedFunction(budgetExport), stack: make([]uint64, 1)}
+	t := turn{fn: mod.ExportedFunction(turnExport), budget: mod.ExportedFunction(budgetExport), stack: make([]uint64, 1)}
 	for {
 		run, last := i.in.next()
 		if !run {
@@ -210,27 +210,21 @@ func (i *instance) serveReactor(mod moduleInstance) transport.Exit {
 	}
 }
 
-// turn is a reactor's exports, with a stack reused by every call, and
-// the budget the module was last told (0: not yet).
+// turn is a reactor's exports, with a stack reused by every call.
 type turn struct {
 	fn, budget api.Function
 	stack      []uint64
-	told       int64
 }
 
-// turn tells the module its budget when it changed, then runs
-// escouade-turn. The budget is the module's until the next call of
-// escouade-budget, so an unchanged one costs no call: each call into the
-// module starts a watcher goroutine in wazero and leaves native code.
-func (i *instance) turn(t *turn) error {
+// turn tells the module its budget, then runs escouade-turn.
+func (i *instance) turn(t turn) error {
 	limit := i.clock.begin()
 	defer i.clock.pause()
-	if ms := limit.Milliseconds(); t.budget != nil && ms != t.told {
-		t.stack[0] = uint64(ms)
+	if t.budget != nil {
+		t.stack[0] = uint64(limit.Milliseconds())
 		if err := t.budget.CallWithStack(i.ctx, t.stack); err != nil {
 			return err
 		}
-		t.told = ms
 	}
 	return t.fn.CallWithStack(i.ctx, t.stack)
 }
