@@ -350,6 +350,11 @@ func jsRows(t *testing.T, r *report) {
 			initAnswer(b, tr, hello)
 		}
 	})
+	r.bench(sec, "bare echo start to its first answer, warm cache", func(b *testing.B) {
+		for range b.N {
+			initAnswer(b, tr, echoM)
+		}
+	})
 	r.bench(sec, "hello-js start to initialize answered, cold (first compile)", func(b *testing.B) {
 		for range b.N {
 			cold, err := New(context.Background(), Options{JS: jsrt.New(), CacheDir: b.TempDir()})
