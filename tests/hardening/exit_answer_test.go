@@ -14,12 +14,15 @@ func TestAnswerThenExitKeepsTheAnswer(t *testing.T) {
 	dir := plugin{fixture: "puppet"}.write(t)
 	const runs = 50
 	for i := 0; i < runs; i++ {
-		code := []int{0, 3}[i%2]
+		// Four ways to end with the answer just written: exit 0, exit 3,
+		// the answer in two writes, a SIGKILL of its own.
+		code := []int{0, 3, 0, 0}[i%4]
+		end := []map[string]any{{"exitAfter": code}, {"exitAfter": code}, {"exitAfter": code, "splitAnswer": true}, {"killAfter": true}}[i%4]
 		s := run(t, dir)
 		id := fmt.Sprintf("c%d", i)
-		a := s.call(id, "do", []any{map[string]any{"exitAfter": code}})
+		a := s.call(id, "do", []any{end})
 		if _, ok := a["result"]; !ok {
-			t.Errorf("run %d (exit %d): sent {\"op\":\"call\",\"id\":%q,\"method\":\"do\"} to a program that answers and exits; got %v, want a result", i, code, id, a)
+			t.Errorf("run %d (exit %d): sent {\"op\":\"call\",\"id\":%q,\"method\":\"do\"} to a program that answers and ends (%v); got %v, want a result", i, code, id, end, a)
 		}
 		s.close()
 	}

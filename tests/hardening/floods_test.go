@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // peakLimitKB bounds the command's peak resident memory under a flood: far
@@ -104,18 +105,31 @@ func TestFloodRequestsToADeafProgram(t *testing.T) {
 		}
 		s.sendJSON(map[string]any{"op": "batch", "id": fmt.Sprintf("b%d", b), "calls": calls})
 	}
+	t0 := time.Now()
 	s.state()
+	t.Logf("state answered %v after the batches were written", time.Since(t0))
 	checkPeak(t, s, "10 batches of 8 MiB to a deaf program")
+	t0 = time.Now()
 	s.close()
-	count := map[string]int{}
+	t.Logf("close took %v", time.Since(t0))
+	count, kinds := map[string]int{}, map[string]int{}
 	for _, raw := range s.output() {
 		if l := decode(raw); l.str("op") == "answer" {
 			count[l.str("id")]++
+			kinds[l.str("default")+errorText(l)]++
 		}
 	}
+	t.Logf("the answers: %v", kinds)
 	for _, id := range ids {
 		if count[id] != 1 {
 			t.Errorf("call %s got %d answer lines, want 1", id, count[id])
 		}
 	}
+}
+
+func errorText(l line) string {
+	if e, ok := l["error"].(map[string]any); ok {
+		return fmt.Sprintf("error %v %v", e["code"], e["message"])
+	}
+	return ""
 }

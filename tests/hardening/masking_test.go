@@ -191,7 +191,39 @@ func TestSecretsNeverReachTheJournal(t *testing.T) {
 		t.Errorf("journal command exit %d: %s", code, errText)
 	}
 	reportLeaks(t, "journal command", out+errText)
-	if !strings.Contains(journalFiles(t, s.home, "dev.escouade.hardening.puppet"), "••••") {
-		t.Errorf("the journal has no masked secret at all")
+	// The lines the secrets rode on were journaled, masked: the checks
+	// above looked at something.
+	file := journalFiles(t, s.home, "dev.escouade.hardening.puppet")
+	for _, want := range []string{"••••", "stdout: not a JSON-RPC message: not json", strings.Repeat(".", 60_000), "log.warn before", "stderr {\"escaped\":"} {
+		if !strings.Contains(file, want) {
+			t.Errorf("the journal file has no %.40q", want)
+		}
 	}
+}
+
+// A secret handed to one program stays masked in the journal of the
+// programs that follow it after a crash, which never asked for it.
+func TestSecretsStayMaskedAcrossRestarts(t *testing.T) {
+	dir := plugin{fixture: "puppet", secrets: []string{"token"}}.write(t)
+	s := run(t, dir, "--follow", "--secret", "token="+secrets["token"])
+	s.call("get", "do", []any{
+		map[string]any{"rpc": map[string]any{"method": "secrets/get", "params": map[string]any{"key": "token"}}},
+		map[string]any{"exitAfter": 1},
+	})
+	s.seenOrNext("ready after the crash", func(l line) bool {
+		return l.str("op") == "state" && l.str("state") == "ready" && l["crashes"] == 1.0
+	})
+	s.call("leak", "do", []any{
+		map[string]any{"stderr": "again " + secrets["token"] + "\n"},
+		map[string]any{"log": map[string]any{"level": "info", "message": "again " + secrets["token"]}},
+	})
+	got := map[string]bool{}
+	s.seenOrNext("both leaks journaled", func(l line) bool {
+		if l.str("op") == "journal-line" && strings.Contains(l.str("line"), "again") {
+			got[strings.Fields(l.str("line"))[1]] = true
+		}
+		return len(got) == 2
+	})
+	s.close()
+	reportLeaks(t, "journal file", journalFiles(t, s.home, "dev.escouade.hardening.puppet"))
 }

@@ -35,6 +35,10 @@ type action struct {
 	LogFlood  int             `json:"logFlood"`
 	Batch     *batchFlood     `json:"batch"`
 	ExitAfter *int            `json:"exitAfter"`
+	// KillAfter makes it SIGKILL itself the instant its answer is written.
+	KillAfter bool `json:"killAfter"`
+	// SplitAnswer writes the answer in two writes, the newline last.
+	SplitAnswer bool `json:"splitAnswer"`
 }
 
 // batchFlood is one line holding N requests of one method.
@@ -110,8 +114,10 @@ func play(m message) {
 		fail(err)
 	}
 	results := []json.RawMessage{}
-	exit := -1
+	exit, kill, split := -1, false, false
 	for _, a := range acts {
+		kill = kill || a.KillAfter
+		split = split || a.SplitAnswer
 		switch {
 		case a.Stdout != nil:
 			write([]byte(*a.Stdout))
@@ -129,13 +135,20 @@ func play(m message) {
 			exit = *a.ExitAfter
 		}
 	}
-	if exit >= 0 {
-		// The answer and the exit come together: nothing is left to flush
+	if exit >= 0 || kill {
+		// The answer and the end come together: nothing is left to flush
 		// once the answer is on the pipe.
 		outMu.Lock()
 		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": results})
-		out.Write(append(b, '\n'))
-		out.Flush()
+		if split {
+			os.Stdout.Write(b[:len(b)/2])
+			os.Stdout.Write(append(b[len(b)/2:], '\n'))
+		} else {
+			os.Stdout.Write(append(b, '\n'))
+		}
+		if kill {
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		}
 		os.Exit(exit)
 	}
 	reply(m.ID, results)
