@@ -138,3 +138,24 @@ func TestEscapedMemoryCountsAndStopLeavesNothing(t *testing.T) {
 	expectGone(t, "the memory stop", strays)
 	s.close()
 }
+
+// Disable and restart stop the program and all it started, as close does.
+func TestNoStrayAfterDisableOrRestart(t *testing.T) {
+	for _, op := range []string{"disable", "restart"} {
+		t.Run(op, func(t *testing.T) {
+			dir := straysPlugin(t, 1)
+			s := run(t, dir)
+			s.call("c1", "test/ping", nil)
+			strays := strayPids(t, dir, 0)
+			s.send(`{"op":"` + op + `"}`)
+			s.next("the state after "+op, isOp("state"))
+			expectGone(t, op, strays)
+			if op == "restart" {
+				s.call("c2", "test/ping", nil) // the new program is up
+				strays = strayPids(t, dir, 3)
+			}
+			s.close()
+			expectGone(t, "close after "+op, strays)
+		})
+	}
+}

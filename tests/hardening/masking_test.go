@@ -46,6 +46,9 @@ func leakingActions() []any {
 	stderr(`{"umlaut2":"Gr\u00fc\u00dfe-Hxqvzw"}`)
 	stderr(`{"escaped":"` + uEscaped(tok) + `"}`)
 	stderr(`{"escaped-pem":"` + uEscaped(secrets["pem"]) + `"}`)
+	stderr(`{"upper":"` + strings.ReplaceAll(strings.ToUpper(uEscaped(tok)), `\U`, `\u`) + `"}`)
+	stderr(`{"half":"` + tok[:8] + uEscaped(tok[8:]) + `"}`)
+	stderr(`{"umlaut-upper":"Gr\u00FC\u00DFe-Hxqvzw"}`)
 	for _, k := range []int{1, 4, 8, 12, 15} { // the token across the 64 KiB cut
 		stderr(strings.Repeat(".", 64<<10-k) + tok + strings.Repeat(".", 64))
 	}
@@ -226,4 +229,42 @@ func TestSecretsStayMaskedAcrossRestarts(t *testing.T) {
 	})
 	s.close()
 	reportLeaks(t, "journal file", journalFiles(t, s.home, "dev.escouade.hardening.puppet"))
+}
+
+// Secrets ride on the lines the host writes about the plugin too: the
+// method it asked for, the key or path it was refused, the stderr lines a
+// crash entry quotes.
+func TestSecretsMaskedInTheHostsOwnLines(t *testing.T) {
+	dir := plugin{fixture: "puppet", secrets: []string{"token", "pem"}}.write(t)
+	s := run(t, dir, "--follow", "--secret", "token="+secrets["token"], "--secret", "pem="+secrets["pem"])
+	tok := secrets["token"]
+	rpc := func(method string, params any) any {
+		return map[string]any{"rpc": map[string]any{"method": method, "params": params}}
+	}
+	s.call("get", "do", []any{
+		rpc("secrets/get", map[string]any{"key": "token"}),
+		rpc("secrets/get", map[string]any{"key": "pem"}),
+		rpc("x/"+tok, map[string]any{}),
+		rpc("secrets/get", map[string]any{"key": tok}),
+		rpc("files/read", map[string]any{"path": "missing-" + tok + ".txt"}),
+		rpc("files/read", map[string]any{"path": "../" + tok}),
+		rpc("settings/get", map[string]any{"project": tok}),
+		rpc("log", map[string]any{"level": tok, "message": 1}),
+		map[string]any{"stderr": "last words " + tok + "\n" + secrets["pem"] + "\n"},
+		map[string]any{"exitAfter": 1},
+	})
+	s.seenOrNext("the crash entry", func(l line) bool {
+		return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " crash ")
+	})
+	reportLeaks(t, "journal op", strings.Join(s.journalOp(500), "\n"))
+	s.close()
+	file := journalFiles(t, s.home, "dev.escouade.hardening.puppet")
+	reportLeaks(t, "journal file", file)
+	var follow strings.Builder
+	for _, raw := range s.output() {
+		if decode(raw).str("op") == "journal-line" {
+			follow.Write(raw)
+		}
+	}
+	reportLeaks(t, "--follow", follow.String())
 }
