@@ -1,8 +1,5 @@
 //go:build linux
 
-// Package hardening holds black-box acceptance tests of escouade-plugin run
-// and install against hostile plugin programs: each test starts the real
-// command, writes console lines and reads what comes back.
 package hardening
 
 import (
