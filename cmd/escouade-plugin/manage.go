@@ -118,7 +118,14 @@ func installWindow(m *manifest.Manifest, lang string) window {
 		w.Runs = "runs isolated inside Escouade (WebAssembly): it reaches only what it asks below"
 	}
 	for _, hs := range m.Contributes.Harnesses {
-		cmd := strings.Join(append([]string{firstName(hs.Locate.Names)}, hs.ACP.Args...), " ")
+		var args []string
+		if hs.ACP != nil {
+			args = hs.ACP.Args
+		}
+		if len(hs.Locate.Names) == 0 && len(args) == 0 {
+			continue // it names no program: nothing of it runs
+		}
+		cmd := strings.Join(append([]string{firstName(hs.Locate.Names)}, args...), " ")
 		w.Harnesses = append(w.Harnesses, safetext.Line(cmd))
 	}
 	return w

@@ -246,10 +246,7 @@ func TestServeInstallsAndRunsAModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a WASM module")
 	}
-	dir, err := filepath.Abs(filepath.Join("..", "..", "examples", "hello-wasm"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := helloWASM(t)
 	home := t.TempDir()
 	s := startServe(t, home)
 	s.post(t, "/install", url.Values{"dir": {dir}})
@@ -265,4 +262,28 @@ func TestServeInstallsAndRunsAModule(t *testing.T) {
 	if code, out := s.stop(); code != exitOK {
 		t.Errorf("stop: %d %s", code, out)
 	}
+}
+
+// helloWASM is a copy of examples/hello-wasm with its plugin.wasm built
+// from the example's source, as its build.sh builds it.
+func helloWASM(t *testing.T) string {
+	t.Helper()
+	src, err := filepath.Abs(filepath.Join("..", "..", "examples", "hello-wasm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"escouade-plugin.json", "greetings.json"} {
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := testutil.BuildReactor(src, filepath.Join(dir, "plugin.wasm")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -6,6 +6,7 @@ package testutil
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -40,4 +41,18 @@ func (b *SyncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// BuildReactor builds the Go package in dir as a WASI reactor module
+// (GOOS=wasip1, -buildmode=c-shared) at out: how the Go kit's plugins are
+// built for run.wasm.
+func BuildReactor(dir, out string) error {
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	cmd := exec.Command(goTool, "build", "-buildmode=c-shared", "-o", out, ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("build the reactor in %s: %v\n%s", dir, err, b)
+	}
+	return nil
 }
