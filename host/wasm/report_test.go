@@ -17,8 +17,6 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
-	"github.com/escouade-dev/escouade-plugin/internal/reactortest"
-	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -257,17 +255,20 @@ func kitBuilds(t *testing.T) (module []byte, process string) {
 	src := filepath.Join("..", "..", "kit", "testdata", "turns")
 	wasmPath := filepath.Join(dir, "turns.wasm")
 	process = filepath.Join(dir, "turns")
-	if err := reactortest.Build(src, wasmPath); err != nil {
-		t.Fatal(err)
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	build := exec.Command(goTool, "build", "-buildmode=c-shared", "-o", wasmPath, src)
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("the kit module: %v\n%s", err, b)
 	}
-	if err := testutil.GoBuild(src, process); err != nil {
-		t.Fatal(err)
+	if b, err := exec.Command(goTool, "build", "-o", process, src).CombinedOutput(); err != nil {
+		t.Fatalf("the kit process: %v\n%s", err, b)
 	}
-	module, err := os.ReadFile(wasmPath)
+	bytes, err := os.ReadFile(wasmPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return module, process
+	return bytes, process
 }
 
 // idleMB is the Go heap each of n idle instances holds, its linear memory
