@@ -9,6 +9,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -43,6 +44,15 @@ var moduleBuilds = []struct {
 }
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	// The tests mostly wait on the processes they started: more of them at
+	// once than the machine has cores keeps the package short, unless the
+	// command line chose.
+	chosen := false
+	flag.Visit(func(f *flag.Flag) { chosen = chosen || f.Name == "test.parallel" })
+	if !chosen {
+		flag.Set("test.parallel", "16")
+	}
 	os.Exit(run(m))
 }
 

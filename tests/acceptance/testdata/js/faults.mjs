@@ -20,7 +20,7 @@ const faults = {
   regex: () => /^(a+)+$/.test("a".repeat(40) + "!"),
   recurse: () => recurse(0),
   grow: () => {
-    for (;;) kept.push(new Array(1 << 16).fill(kept.length));
+    for (;;) kept.push(new Uint8Array(8 << 20));
   },
   throw: () => {
     throw new Error("boom");

@@ -63,7 +63,7 @@ func fault(what string) {
 		}
 	case "grow":
 		for {
-			kept = append(kept, make([]byte, 1<<20))
+			kept = append(kept, make([]byte, 8<<20))
 		}
 	case "panic":
 		panic("boom")
