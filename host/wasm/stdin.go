@@ -29,6 +29,7 @@ type stdin struct {
 	off      int
 	partial  []byte // written after the last newline: not the guest's yet
 	arrived  bool   // lines came since the reactor's last turn began
+	idle     bool   // the reactor waits in next for a reason to run a turn
 	closed   bool   // the host closed it: reads end once buf is drained
 	aborted  bool   // the instance is ending: reads end at once
 	nonblock bool   // the guest made fd 0 non-blocking
@@ -230,14 +231,29 @@ func (s *stdin) setNonblocking(on bool) bool {
 	return true
 }
 
+// waitIdle waits until the reactor has ended its turn and waits for input
+// (tests use it to know that a line they write starts a turn of its own).
+func (s *stdin) waitIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for !s.idle && !s.aborted {
+		s.cond.Wait()
+	}
+}
+
 // next waits for a reason to run a reactor's turn: lines that arrived
 // since the last one, or the end of input (last: the turn after which the
 // instance ends). It returns run false when the instance is ending.
 func (s *stdin) next() (run, last bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for !s.arrived && !s.aborted {
-		s.cond.Wait()
+	if !s.arrived && !s.aborted {
+		s.idle = true
+		s.cond.Broadcast() // for waitIdle
+		for !s.arrived && !s.aborted {
+			s.cond.Wait()
+		}
+		s.idle = false
 	}
 	if s.aborted {
 		return false, false

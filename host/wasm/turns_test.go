@@ -32,6 +32,7 @@ func TestReactorTurns(t *testing.T) {
 	if got, want := out.Text(), `{"id":0,"jsonrpc":"2.0","result":{"budget":2000,"turns":1}}`; got != want {
 		t.Errorf("state %s, want %s", got, want)
 	}
+	prog.(*instance).in.waitIdle()
 	// Half a line is not the module's: no turn runs for it.
 	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","id":1,"method":"read-`)); err != nil {
 		t.Fatal(err)
@@ -45,6 +46,9 @@ func TestReactorTurns(t *testing.T) {
 	if got, want := out.Text(), `{"id":1,"jsonrpc":"2.0","result":"read /dev/stdin: Try again"}`; got != want {
 		t.Errorf("read of an empty stdin answered %s, want %s (EAGAIN)", got, want)
 	}
+	// A turn reads until stdin is empty: id 2 gets a turn of its own, with
+	// the decision's budget, only once the turn that served id 1 is over.
+	prog.(*instance).in.waitIdle()
 	decision = true
 	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","id":2,"method":"state"}` + "\n")); err != nil {
 		t.Fatal(err)
