@@ -7,7 +7,6 @@ package acceptance
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -417,12 +416,18 @@ func (c *console) index(match func(line) bool) int {
 // state asks for the state and waits for the state line that answers.
 func (c *console) state() line {
 	c.t.Helper()
+	l, _ := c.stateAt()
+	return l
+}
+
+// stateAt is state with the index of the line that answered.
+func (c *console) stateAt() (line, int) {
+	c.t.Helper()
 	c.mu.Lock()
 	from := len(c.lines)
 	c.mu.Unlock()
 	c.send(`{"op":"state"}`)
-	l, _ := c.waitFrom(from, "a state line", func(l line) bool { return l.Op == "state" })
-	return l
+	return c.waitFrom(from, "a state line", func(l line) bool { return l.Op == "state" })
 }
 
 // waitState waits for a state line with that state.
@@ -458,5 +463,3 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
-
-var _ = context.Background

@@ -3,7 +3,6 @@ package acceptance
 import (
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -205,13 +204,15 @@ func TestJSFaults(t *testing.T) {
 			armed := c.journal("log.info armed " + tc.fault)
 			// The host answers while the instance runs its fault: the
 			// console's state and another plugin's call.
-			st := c.state()
+			_, stateAt := c.stateAt()
 			other.result("during-"+tc.fault, "hand/hello", map[string]any{"name": tc.fault}, nil)
 			ended := c.journal("crash", tc.text)
 			if d := stamp(t, ended).Sub(stamp(t, armed)); d > 2110*time.Millisecond {
 				t.Errorf("%s ended its instance %s after it was armed, want within 2 s + 100 ms of its 10 ms timer", tc.fault, d)
 			}
-			_ = st
+			if crashAt := c.index(func(l line) bool { return l.Line == ended }); (tc.fault == "loop" || tc.fault == "regex") && stateAt > crashAt {
+				t.Errorf("the console answered a state request only after the instance's end")
+			}
 			c.journal("start", "instance 2")
 			if a := c.call("after", "js/echo", []string{"again"}); string(a.Res) != `["again"]` {
 				t.Errorf("after the fault: %s", a.raw)
@@ -219,5 +220,3 @@ func TestJSFaults(t *testing.T) {
 		})
 	}
 }
-
-var _ = net.JoinHostPort

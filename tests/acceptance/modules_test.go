@@ -284,10 +284,8 @@ func TestModuleTimers(t *testing.T) {
 	c := start(t, modulePlugin(t, "raw", nil, nil), "")
 	t.Run("order", func(t *testing.T) {
 		c.call("o", "test/timers", []int{60, 20, 40})
-		fired := []string{}
 		for _, label := range []string{"0", "1", "2"} {
-			_, i := c.waitFrom(0, "fired "+label, func(l line) bool { return strings.HasSuffix(l.Line, "log.info fired "+label) })
-			fired = append(fired, fmt.Sprint(i))
+			c.wait("fired "+label, logged("fired "+label))
 		}
 		i0, i1, i2 := c.index(logged("fired 0")), c.index(logged("fired 1")), c.index(logged("fired 2"))
 		if !(i1 < i2 && i2 < i0) {
