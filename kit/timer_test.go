@@ -112,54 +112,54 @@ func (th *timerHost) sync(t *testing.T) {
 }
 
 func TestAfterAsksTheHostAndFiresOnTimerFired(t *testing.T) {
-	th := &timerHost{}
-	p, _ := startTimerPlugin(t, th)
-	ctx := context.Background()
+	synctest.Test(t, func(t *testing.T) {
+		th := &timerHost{}
+		p, _ := startTimerPlugin(t, th)
+		ctx := context.Background()
 
-	first, err := p.After(ctx, 1500*time.Microsecond) // rounded up to 2 ms
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := p.After(ctx, time.Hour)
-	if err != nil {
-		t.Fatal(err)
-	}
-	th.fire(t, 1)
-	if !fired(first.C(), testTimeout) {
-		t.Fatal("the first timer did not fire on timer/fired")
-	}
-	th.sync(t)
-	if fired(second.C(), 0) {
-		t.Error("the second timer fired with the first")
-	}
-	if first.Stop() {
-		t.Error("Stop of a fired timer reported true")
-	}
-	if !second.Stop() {
-		t.Error("Stop of a pending timer reported false")
-	}
-	th.fire(t, 2) // crosses the clear: ignored
-	th.sync(t)
-	if fired(second.C(), 0) {
-		t.Error("a stopped timer fired")
-	}
-	clearOfSecond := `timer/clear {"timer":2}`
-	waitFor(t, func() bool { return strings.Contains(strings.Join(th.Calls(), "\n"), clearOfSecond) })
-	want := []string{`timer/set {"ms":2}`, `timer/set {"ms":3600000}`, clearOfSecond}
-	if diff := cmp.Diff(want, th.Calls()); diff != "" {
-		t.Errorf("calls to the host (-want +got):\n%s", diff)
-	}
+		first, err := p.After(ctx, 1500*time.Microsecond) // rounded up to 2 ms
+		if err != nil {
+			t.Fatal(err)
+		}
+		second, err := p.After(ctx, time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		th.fire(t, 1)
+		if !fired(first.C(), testTimeout) {
+			t.Fatal("the first timer did not fire on timer/fired")
+		}
+		th.sync(t)
+		if fired(second.C(), 0) {
+			t.Error("the second timer fired with the first")
+		}
+		if first.Stop() {
+			t.Error("Stop of a fired timer reported true")
+		}
+		if !second.Stop() {
+			t.Error("Stop of a pending timer reported false")
+		}
+		th.fire(t, 2) // crosses the clear: ignored
+		th.sync(t)
+		if fired(second.C(), 0) {
+			t.Error("a stopped timer fired")
+		}
+		clearOfSecond := `timer/clear {"timer":2}`
+		settled(t, "the clear of the second timer sent", func() bool { return strings.Contains(strings.Join(th.Calls(), "\n"), clearOfSecond) })
+		want := []string{`timer/set {"ms":2}`, `timer/set {"ms":3600000}`, clearOfSecond}
+		if diff := cmp.Diff(want, th.Calls()); diff != "" {
+			t.Errorf("calls to the host (-want +got):\n%s", diff)
+		}
+	})
 }
 
-// waitFor waits until cond holds, failing the test past testTimeout.
-func waitFor(t *testing.T, cond func() bool) {
+// settled waits, inside a synctest bubble, until every goroutine of the
+// plugin and the fake host is blocked, then fails unless cond holds.
+func settled(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(testTimeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition never held")
-		}
-		time.Sleep(time.Millisecond)
+	synctest.Wait()
+	if !cond() {
+		t.Fatalf("once everything settled: not %s", what)
 	}
 }
 
@@ -194,21 +194,23 @@ func TestAfterFuncCallsItsFunction(t *testing.T) {
 }
 
 func TestSleepStopsItsTimerWhenCtxEnds(t *testing.T) {
-	th := &timerHost{}
-	p, _ := startTimerPlugin(t, th)
-	ctx, cancel := context.WithCancel(context.Background())
-	slept := make(chan error, 1)
-	go func() { slept <- p.Sleep(ctx, time.Hour) }()
-	waitFor(t, func() bool { return p.hostTimerCount() == 1 }) // set and answered
-	cancel()
-	if err := <-slept; !errors.Is(err, context.Canceled) {
-		t.Fatalf("Sleep = %v, want context.Canceled", err)
-	}
-	waitFor(t, func() bool { return p.hostTimerCount() == 0 }) // cleared and answered
-	want := []string{`timer/set {"ms":3600000}`, `timer/clear {"timer":1}`}
-	if diff := cmp.Diff(want, th.Calls()); diff != "" {
-		t.Errorf("calls to the host (-want +got):\n%s", diff)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		th := &timerHost{}
+		p, _ := startTimerPlugin(t, th)
+		ctx, cancel := context.WithCancel(context.Background())
+		slept := make(chan error, 1)
+		go func() { slept <- p.Sleep(ctx, time.Hour) }()
+		settled(t, "one host timer set and answered", func() bool { return p.hostTimerCount() == 1 })
+		cancel()
+		if err := <-slept; !errors.Is(err, context.Canceled) {
+			t.Fatalf("Sleep = %v, want context.Canceled", err)
+		}
+		settled(t, "the host timer cleared and answered", func() bool { return p.hostTimerCount() == 0 })
+		want := []string{`timer/set {"ms":3600000}`, `timer/clear {"timer":1}`}
+		if diff := cmp.Diff(want, th.Calls()); diff != "" {
+			t.Errorf("calls to the host (-want +got):\n%s", diff)
+		}
+	})
 }
 
 // hostTimerCount is how many host timers the plugin holds.

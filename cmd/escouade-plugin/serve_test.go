@@ -190,7 +190,7 @@ func TestServeStopsGracefullyOnSIGTERM(t *testing.T) {
 	u, _ := url.Parse(strings.TrimSpace(first[strings.Index(first, "http://"):]))
 	s := served{base: "http://" + u.Host, secret: u.Query().Get(web.SecretParam)}
 	s.post(t, "/plugins/dev.test.cli/restart", nil) // starts it now
-	waitJournal(t, home, "dev.test.cli", "initialize answered")
+	s.waitJournal(t, "dev.test.cli", "initialize answered")
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -211,22 +211,30 @@ func TestServeStopsGracefullyOnSIGTERM(t *testing.T) {
 	}
 }
 
-// waitJournal waits until the journal of id holds text; the journal is
-// written by another process, so it is read again as it grows.
-func waitJournal(t *testing.T, home, id, text string) {
+// waitJournal waits until the journal of id holds text, reading the view's
+// own live journal stream: its tail first, then each line as it is
+// written.
+func (s served) waitJournal(t *testing.T, id, text string) {
 	t.Helper()
-	deadline := time.Now().Add(90 * time.Second) // generous: a loaded machine, a module to instantiate
-	for time.Now().Before(deadline) {
-		lines, _ := journal.ReadTail(home, id, 500)
-		for _, l := range lines {
-			if strings.Contains(l, text) {
-				return
-			}
-		}
-		time.Sleep(20 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 90*time.Second) // generous: a loaded machine, a module to instantiate
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, s.base+"/plugins/"+url.PathEscape(id)+"/journal/events", nil)
+	req.Header.Set(web.SecretHeader, s.secret)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
 	}
-	lines, _ := journal.ReadTail(home, id, 500)
-	t.Fatalf("the journal of %s never said %q:\n%s", id, text, strings.Join(lines, "\n"))
+	defer res.Body.Close()
+	lines := bufio.NewScanner(res.Body)
+	lines.Buffer(make([]byte, 64<<10), 1<<20)
+	var seen []string
+	for lines.Scan() {
+		if strings.Contains(lines.Text(), text) {
+			return
+		}
+		seen = append(seen, lines.Text())
+	}
+	t.Fatalf("the journal of %s never said %q:\n%s", id, text, strings.Join(seen, "\n"))
 }
 
 func TestServeDamagedRegistry(t *testing.T) {
@@ -258,7 +266,7 @@ func TestServeInstallsAndRunsAModule(t *testing.T) {
 		t.Fatalf("registry: %+v", reg)
 	}
 	s.post(t, "/plugins/"+reg[0].ID+"/restart", nil)
-	waitJournal(t, home, reg[0].ID, "initialize answered")
+	s.waitJournal(t, reg[0].ID, "initialize answered")
 	if code, out := s.stop(); code != exitOK {
 		t.Errorf("stop: %d %s", code, out)
 	}

@@ -16,6 +16,7 @@ type clock struct {
 	expired  func(limit time.Duration)
 
 	mu      sync.Mutex
+	stopped *sync.Cond // on mu: broadcast when a turn ends (waitPaused)
 	timer   *time.Timer
 	running bool
 	start   time.Time
@@ -24,6 +25,7 @@ type clock struct {
 
 func newClock(limitFor func() time.Duration, expired func(time.Duration)) *clock {
 	c := &clock{limitFor: limitFor, expired: expired}
+	c.stopped = sync.NewCond(&c.mu)
 	c.timer = time.AfterFunc(time.Hour, c.fire)
 	c.timer.Stop()
 	return c
@@ -47,6 +49,17 @@ func (c *clock) pause() {
 	defer c.mu.Unlock()
 	c.running = false
 	c.timer.Stop()
+	c.stopped.Broadcast()
+}
+
+// waitPaused waits until no turn runs: a reactor between turns, a command
+// blocked reading stdin (tests use it to know the instance waits).
+func (c *clock) waitPaused() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.running {
+		c.stopped.Wait()
+	}
 }
 
 // fire runs when the timer goes off; a fire left from a turn that ended
@@ -59,6 +72,7 @@ func (c *clock) fire() {
 	}
 	c.running = false
 	limit := c.limit
+	c.stopped.Broadcast()
 	c.mu.Unlock()
 	c.expired(limit)
 }

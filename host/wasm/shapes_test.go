@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -49,19 +48,7 @@ func TestShapesAnswerCalls(t *testing.T) {
 // stopped: a reactor between turns, a command blocked reading stdin.
 func waitIdle(t *testing.T, i *instance) {
 	t.Helper()
-	deadline := time.Now().Add(testDeadline)
-	for {
-		i.clock.mu.Lock()
-		running := i.clock.running
-		i.clock.mu.Unlock()
-		if !running {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("its turn clock still runs while it waits for input")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	i.clock.waitPaused()
 }
 
 // Calls made at once are all answered, each line reaching the module
