@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 )
 
 // Process is a running plugin program. Its methods are safe for concurrent
@@ -18,7 +20,7 @@ type Process struct {
 	stdin  *os.File
 	stdout *os.File
 	stderr *os.File // read end; closed by the stderr reader or by Stop
-	kept   *lastLines
+	kept   *transport.LastLines
 	drain  time.Duration
 	timer  func(time.Duration) (<-chan time.Time, func() bool) // nil: time.NewTimer
 	token  string                                              // the value of TokenEnv it was given; "" for none
@@ -80,7 +82,7 @@ func newProcess(cmd *exec.Cmd, pipes *pipes, spec Spec) *Process {
 		stdin:      pipes.hostStdin,
 		stdout:     pipes.hostStdout,
 		stderr:     pipes.hostStderr,
-		kept:       newLastLines(spec.stderrKeep()),
+		kept:       transport.NewLastLines(spec.stderrKeep()),
 		drain:      spec.stderrDrain(),
 		timer:      spec.timer,
 		exited:     make(chan struct{}),
@@ -116,7 +118,7 @@ func (p *Process) Exit() Exit {
 
 // LastStderr returns the last Spec.StderrKeep stderr lines, oldest first:
 // at Done, those of the crash entry.
-func (p *Process) LastStderr() []string { return p.kept.snapshot() }
+func (p *Process) LastStderr() []string { return p.kept.Snapshot() }
 
 // Memory returns the resident bytes of the program and of every process it
 // started, directly or not, those that left its group included (Linux).

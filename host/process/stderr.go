@@ -4,8 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 )
 
 // lineEndRoom lets the scanner see a "\r\n" right after a line of exactly
@@ -14,13 +15,13 @@ const lineEndRoom = len("\r\n")
 
 // readStderr hands each line of r to keep and to deliver, in order, until r
 // ends or is closed.
-func readStderr(r io.Reader, keep *lastLines, deliver func(string)) {
+func readStderr(r io.Reader, keep *transport.LastLines, deliver func(string)) {
 	scanner := bufio.NewScanner(r)
 	scanner.Buffer(make([]byte, 0, 4096), StderrChunkBytes+lineEndRoom)
 	scanner.Split(splitLines(StderrChunkBytes))
 	for scanner.Scan() {
 		line := scanner.Text()
-		keep.add(line)
+		keep.Add(line)
 		if deliver != nil {
 			deliver(line)
 		}
@@ -60,35 +61,4 @@ func chunkCut(data []byte, limit int) int {
 		}
 	}
 	return limit
-}
-
-// lastLines keeps the last lines it was given; safe for concurrent use.
-type lastLines struct {
-	mu    sync.Mutex
-	lines []string // a ring of at most cap(lines) once full
-	next  int      // where the next line goes once the ring is full
-}
-
-func newLastLines(keep int) *lastLines {
-	return &lastLines{lines: make([]string, 0, keep)}
-}
-
-func (l *lastLines) add(line string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.lines) < cap(l.lines) {
-		l.lines = append(l.lines, line)
-		return
-	}
-	l.lines[l.next] = line
-	l.next = (l.next + 1) % len(l.lines)
-}
-
-// snapshot returns the kept lines, oldest first.
-func (l *lastLines) snapshot() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := make([]string, 0, len(l.lines))
-	out = append(out, l.lines[l.next:]...)
-	return append(out, l.lines[:l.next]...)
 }

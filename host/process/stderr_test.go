@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -104,11 +105,11 @@ func TestLastLines(t *testing.T) {
 		{7, []string{"5", "6", "7"}},
 	}
 	for _, tt := range tests {
-		kept := newLastLines(3)
+		kept := transport.NewLastLines(3)
 		for i := 1; i <= tt.added; i++ {
-			kept.add(strconv.Itoa(i))
+			kept.Add(strconv.Itoa(i))
 		}
-		if diff := cmp.Diff(tt.want, kept.snapshot()); diff != "" {
+		if diff := cmp.Diff(tt.want, kept.Snapshot()); diff != "" {
 			t.Errorf("after %d lines (-want +got):\n%s", tt.added, diff)
 		}
 	}

@@ -30,7 +30,7 @@ type instance struct {
 	in    *stdin
 	out   *output
 	errs  *lineWriter
-	kept  *lastLines
+	kept  *transport.LastLines
 	clock *clock
 
 	// ctx is the context of every call into the module: cancelling it
@@ -51,7 +51,7 @@ var _ transport.Program = (*instance)(nil)
 
 func newInstance(t *Transport, mod *module, spec transport.LaunchSpec, n int64) *instance {
 	i := &instance{t: t, mod: mod, spec: spec, id: fmt.Sprintf("instance %d", n), done: make(chan struct{})}
-	i.kept = newLastLines(t.o.StderrKeep)
+	i.kept = transport.NewLastLines(t.o.StderrKeep)
 	i.clock = newClock(i.turnLimit, i.turnTooLong)
 	i.in = newStdin(mod.shape == reactor, t.o.StdinBuffer, i.clock)
 	i.out = newOutput(t.o.StdoutBuffer, i.clock)
@@ -65,7 +65,7 @@ func (i *instance) Stdin() io.WriteCloser { return i.in }
 func (i *instance) Stdout() io.ReadCloser { return i.out }
 func (i *instance) ID() string            { return i.id }
 func (i *instance) Done() <-chan struct{} { return i.done }
-func (i *instance) LastStderr() []string  { return i.kept.snapshot() }
+func (i *instance) LastStderr() []string  { return i.kept.Snapshot() }
 func (i *instance) String() string        { return i.id }
 
 // Exit says how the instance ended; the zero Exit while it runs.
@@ -139,7 +139,7 @@ func (i *instance) turnLimit() time.Duration {
 }
 
 func (i *instance) stderrLine(line string) {
-	i.kept.add(line)
+	i.kept.Add(line)
 	if isPanicLine(line) {
 		i.mu.Lock()
 		i.panic = line
@@ -260,7 +260,7 @@ func (i *instance) exitOf(err error) transport.Exit {
 		return transport.Exit{Kind: transport.Trapped, Detail: panicLine}
 	case errors.As(err, &exit) && i.spec.Manifest.Run.Kind() == manifest.RunJS:
 		if mapper, ok := i.t.o.JS.(ExitMapper); ok {
-			return mapper.ExitOf(exit.ExitCode(), i.kept.snapshot(), i.turnLimit())
+			return mapper.ExitOf(exit.ExitCode(), i.kept.Snapshot(), i.turnLimit())
 		}
 		return transport.Exit{Kind: transport.Exited, Code: int(exit.ExitCode())}
 	case errors.As(err, &exit):

@@ -74,34 +74,3 @@ func (w *lineWriter) drain(atEOF bool) {
 	}
 	w.buf = append(w.buf[:0], w.buf[start:]...)
 }
-
-// lastLines keeps the last lines it was given; safe for concurrent use.
-type lastLines struct {
-	mu    sync.Mutex
-	lines []string // a ring of at most cap(lines) once full
-	next  int
-}
-
-func newLastLines(keep int) *lastLines {
-	return &lastLines{lines: make([]string, 0, keep)}
-}
-
-func (l *lastLines) add(line string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.lines) < cap(l.lines) {
-		l.lines = append(l.lines, line)
-		return
-	}
-	l.lines[l.next] = line
-	l.next = (l.next + 1) % len(l.lines)
-}
-
-// snapshot returns the kept lines, oldest first.
-func (l *lastLines) snapshot() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := make([]string, 0, len(l.lines))
-	out = append(out, l.lines[l.next:]...)
-	return append(out, l.lines[:l.next]...)
-}
