@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
@@ -167,27 +167,25 @@ func wireError(err error) error {
 }
 
 // connPeer is the services' end of an instance's connection. The
-// connection opens after the services are made, and a handler may notify
-// only once it is bound.
-type connPeer struct {
-	once  sync.Once
-	bound chan struct{}
-	conn  *jsonrpc.Conn
-}
+// connection binds it before it reads anything (jsonrpc.Options.Bind), so a
+// handler always finds it set; only a service that notified while it was
+// being made would not.
+type connPeer struct{ conn atomic.Pointer[jsonrpc.Conn] }
 
-func newConnPeer() *connPeer { return &connPeer{bound: make(chan struct{})} }
+func newConnPeer() *connPeer { return &connPeer{} }
 
-func (c *connPeer) bind(conn *jsonrpc.Conn) {
-	c.once.Do(func() {
-		c.conn = conn
-		close(c.bound)
-	})
-}
+func (c *connPeer) bind(conn *jsonrpc.Conn) { c.conn.Store(conn) }
+
+// errNotConnected refuses a notification sent before the connection opened.
+var errNotConnected = errors.New("the program's connection is not open yet")
 
 // Notify sends a notification to the program.
 func (c *connPeer) Notify(method string, params any) error {
-	<-c.bound
-	return c.conn.Notify(method, params)
+	conn := c.conn.Load()
+	if conn == nil {
+		return errNotConnected
+	}
+	return conn.Notify(method, params)
 }
 
 // onWireEvent journals what the connection noticed.
