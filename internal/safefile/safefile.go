@@ -64,7 +64,7 @@ func (e *Error) Error() string {
 		if e.Grew {
 			return fmt.Sprintf("%s grew past %s while it was read; the limit is %s", e.Name, LimitText(e.Limit), LimitText(e.Limit))
 		}
-		return fmt.Sprintf("%s is %s; the limit is %s", e.Name, sizeText(e.Size, e.Limit), LimitText(e.Limit))
+		return fmt.Sprintf("%s is %s; the limit is %s", e.Name, SizeText(e.Size, e.Limit), LimitText(e.Limit))
 	}
 	return fmt.Sprintf("%s cannot be read: %v", e.Name, e.Err)
 }
@@ -232,10 +232,10 @@ func LimitText(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// sizeText writes a file's size with one decimal ("1.0 GiB"); in bytes
+// SizeText writes a file's size with one decimal ("1.0 GiB"); in bytes
 // when it is small, or when one decimal would read as the limit itself
 // ("64.0 MiB" for a file one byte past 64 MiB).
-func sizeText(size, limit int64) string {
+func SizeText(size, limit int64) string {
 	for _, u := range units {
 		if size >= u.size {
 			text := fmt.Sprintf("%.1f %s", float64(size)/float64(u.size), u.name)
