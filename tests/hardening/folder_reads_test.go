@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -152,42 +153,118 @@ func TestViewListsAPluginWhoseManifestIsANamedPipe(t *testing.T) {
 	os.Remove(manifest)
 	attacks[0].make(t, manifest)
 
-	cmd := exec.Command(filepath.Join(bins, "escouade-plugin"), "serve", "--addr", "127.0.0.1:0", "--home", home)
-	stdout, err := cmd.StdoutPipe()
+	v := startView(t, home)
+	status, page := v.get(t, "/")
+	want := manifest + ": is a named pipe; the host reads only regular files"
+	if status != http.StatusOK || !strings.Contains(page, "Cannot load") || !strings.Contains(page, want) {
+		t.Errorf("list page: %d, want the plugin shown as Cannot load: %q; page:\n%s", status, want, tail(page, 3000))
+	}
+	v.stop(t)
+}
+
+// The view's install window and its Install refuse a hostile manifest,
+// module or bundle with the sentence, at once, without reading it whole.
+func TestViewInstallOfHostileFiles(t *testing.T) {
+	v := startView(t, t.TempDir())
+	for i, tg := range targets {
+		for _, a := range attacks {
+			dir := hostileFolder(t, tg, a)
+			want := a.says(tg.named, tg.limit)
+			// The window reads the manifest only: it shows a hostile one's
+			// sentence, and the others' plugins as they are.
+			status, page := v.get(t, "/install?dir="+url.QueryEscape(dir))
+			if i == 0 && (status != http.StatusUnprocessableEntity || !strings.Contains(page, want)) ||
+				i > 0 && status != http.StatusOK {
+				t.Errorf("%s as %s: the install window: %d: %s", tg.file, a.name, status, tail(page, 400))
+			}
+			status, answer := v.post(t, "/install", url.Values{"dir": {dir}})
+			if status != http.StatusUnprocessableEntity || !strings.Contains(answer, want) {
+				t.Errorf("%s as %s: Install: %d %s; want 422 saying %q", tg.file, a.name, status, tail(answer, 400), want)
+			}
+		}
+	}
+	v.stop(t)
+}
+
+// view is a running escouade-plugin serve.
+type view struct {
+	cmd    *exec.Cmd
+	base   string // http://127.0.0.1:port
+	secret string
+	client *http.Client
+	ended  bool
+}
+
+// startView starts serve on a free port of loopback and waits for the
+// address it prints.
+func startView(t *testing.T, home string) *view {
+	t.Helper()
+	v := &view{cmd: exec.Command(filepath.Join(bins, "escouade-plugin"), "serve", "--addr", "127.0.0.1:0", "--home", home)}
+	stdout, err := v.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
+	v.cmd.Stderr = os.Stderr
+	if err := v.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	ended := false
 	t.Cleanup(func() {
-		if !ended {
-			cmd.Process.Kill()
-			cmd.Wait()
+		if !v.ended {
+			v.cmd.Process.Kill()
+			v.cmd.Wait()
 		}
 	})
-	url := viewAddress(t, stdout)
+	address := viewAddress(t, stdout)
 	go io.Copy(io.Discard, stdout)
-
-	jar, _ := cookiejar.New(nil)
-	client := &http.Client{Jar: jar, Timeout: waitLong(t)}
-	resp, err := client.Get(url)
+	parsed, err := url.Parse(address)
 	if err != nil {
-		t.Fatalf("GET the list page: %v", err)
+		t.Fatal(err)
 	}
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	want := manifest + ": is a named pipe; the host reads only regular files"
-	if resp.StatusCode != http.StatusOK || !strings.Contains(string(page), "Cannot load") || !strings.Contains(string(page), want) {
-		t.Errorf("list page: %s, want the plugin shown as Cannot load: %q; page:\n%s", resp.Status, want, tail(string(page), 3000))
-	}
+	v.base, v.secret = "http://"+parsed.Host, parsed.Query().Get("secret")
+	jar, _ := cookiejar.New(nil)
+	v.client = &http.Client{Jar: jar, Timeout: waitLong(t)}
+	return v
+}
 
-	cmd.Process.Signal(os.Interrupt)
-	cmd.Wait()
-	ended = true
-	if rss := peakRSS(cmd); rss > maxRSSKB {
+func (v *view) get(t *testing.T, path string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, v.base+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Escouade-Secret", v.secret)
+	return v.do(t, req)
+}
+
+func (v *view) post(t *testing.T, path string, form url.Values) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, v.base+path, strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("X-Escouade-Secret", v.secret)
+	return v.do(t, req)
+}
+
+func (v *view) do(t *testing.T, req *http.Request) (int, string) {
+	t.Helper()
+	resp, err := v.client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL.Path, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+// stop interrupts serve, waits for it and checks its peak memory.
+func (v *view) stop(t *testing.T) {
+	t.Helper()
+	v.cmd.Process.Signal(os.Interrupt)
+	v.cmd.Wait()
+	v.ended = true
+	if rss := peakRSS(v.cmd); rss > maxRSSKB {
 		t.Errorf("serve: peak memory %d MB, past %d MB", rss>>10, maxRSSKB>>10)
 	}
 }
@@ -199,16 +276,16 @@ func viewAddress(t *testing.T, stdout io.Reader) string {
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
-			if _, url, ok := strings.Cut(sc.Text(), "http://"); ok {
-				lines <- "http://" + strings.Fields(url)[0]
+			if _, rest, ok := strings.Cut(sc.Text(), "http://"); ok {
+				lines <- "http://" + strings.Fields(rest)[0]
 				return
 			}
 		}
 		close(lines)
 	}()
-	url, ok := <-lines
+	address, ok := <-lines
 	if !ok {
 		t.Fatal("serve ended without printing its address")
 	}
-	return url
+	return address
 }
