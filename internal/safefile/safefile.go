@@ -16,7 +16,8 @@
 //   - the size is capped before reading, from the opened descriptor's
 //     size (a sparse 1 GiB file is refused without a byte read), and while
 //     reading, by a LimitReader, so a file that grows is cut at the cap:
-//     "plugin.wasm is 1.0 GiB; the limit is 64 MiB".
+//     "plugin.wasm is 1.0 GiB; the limit is 64 MiB", "plugin.wasm grew
+//     while it was read, past the limit of 64 MiB".
 package safefile
 
 import (
@@ -62,7 +63,7 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s is %s; the host reads only regular files", e.Name, e.What)
 	case ErrTooLarge:
 		if e.Grew {
-			return fmt.Sprintf("%s grew past %s while it was read; the limit is %s", e.Name, LimitText(e.Limit), LimitText(e.Limit))
+			return fmt.Sprintf("%s grew while it was read, past the limit of %s", e.Name, LimitText(e.Limit))
 		}
 		return fmt.Sprintf("%s is %s; the limit is %s", e.Name, SizeText(e.Size, e.Limit), LimitText(e.Limit))
 	}

@@ -79,7 +79,7 @@ func TestReadCutsAGrowingFileAtTheLimit(t *testing.T) {
 	if !errors.As(err, &e) || !e.Grew || e.Size != 101 {
 		t.Fatalf("ReadAll: %#v, want it cut one byte past the limit", err)
 	}
-	assertRefusal(t, err, ErrTooLarge, "version.json grew past 100 bytes while it was read; the limit is 100 bytes")
+	assertRefusal(t, err, ErrTooLarge, "version.json grew while it was read, past the limit of 100 bytes")
 }
 
 func TestReadMissingFile(t *testing.T) {
