@@ -23,6 +23,7 @@ const (
 	DefaultMaxBytes = 1 << 20
 	MaxMaxBytes     = 64 << 20
 	MaxSockets      = 16
+	MaxStreams      = 16
 	MaxMessageBytes = 1 << 20
 )
 
@@ -85,6 +86,9 @@ type Service struct {
 	closed     bool
 	nextStream proto.StreamID
 	streams    map[proto.StreamID]context.CancelCauseFunc
+	// streamSlots counts the streams open and those whose request is on
+	// its way: each holds a connection, so at most MaxStreams.
+	streamSlots int
 	nextSocket proto.SocketID
 	sockets    map[proto.SocketID]*socket
 }
