@@ -89,8 +89,8 @@ type Service struct {
 	// streamSlots counts the streams open and those whose request is on
 	// its way: each holds a connection, so at most MaxStreams.
 	streamSlots int
-	nextSocket proto.SocketID
-	sockets    map[proto.SocketID]*socket
+	nextSocket  proto.SocketID
+	sockets     map[proto.SocketID]*socket
 }
 
 // New makes the network of one instance. A proxy URL that does not parse
