@@ -9,8 +9,6 @@ package wasm
 const (
 	secType, secImport, secFunc, secMemory, secExport, secCode = 1, 2, 3, 5, 7, 10
 	i32, funcType, kindFunc, kindMemory                        = 0x7f, 0x60, 0x00, 0x02
-	opUnreachable, opLoop, opBr, opEnd, opCall, opI32Const     = 0x00, 0x03, 0x0c, 0x0b, 0x10, 0x41
-	blockEmpty                                                 = 0x40
 )
 
 func uleb(n uint32) []byte {
