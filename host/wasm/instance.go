@@ -54,7 +54,7 @@ func newInstance(t *Transport, mod *module, spec transport.LaunchSpec, n int64) 
 	i.kept = transport.NewLastLines(t.o.StderrKeep)
 	i.clock = newClock(i.turnLimit, i.turnTooLong)
 	i.in = newStdin(mod.shape == reactor, t.o.StdinBuffer, i.clock)
-	i.out = newOutput(t.o.StdoutBuffer, i.clock)
+	i.out = newOutput(t.o.StdoutBuffer, t.o.StdoutLine, i.lineTooLong)
 	i.errs = &lineWriter{max: t.o.StderrLine, emit: i.stderrLine}
 	i.ctx, i.cancel = context.WithCancel(context.Background())
 	i.ctx = withStdin(i.ctx, i.in)
@@ -124,6 +124,22 @@ func (i *instance) end(why transport.Exit) {
 
 func (i *instance) turnTooLong(limit time.Duration) {
 	i.end(transport.Exit{Kind: transport.TurnTooLong, Limit: limit})
+}
+
+// lineTooLong ends an instance that wrote a stdout line past the
+// protocol's limit without ending it (PROTOCOL §3): no reader would take
+// it, and holding it waiting for its newline would hold the memory.
+func (i *instance) lineTooLong() {
+	i.end(transport.Exit{Kind: transport.Trapped, Detail: fmt.Sprintf(
+		"it wrote a stdout line past %s, the protocol's limit of a line, without a newline", lineSize(i.t.o.StdoutLine))})
+}
+
+// lineSize writes a line limit as the protocol states it: "8 MiB".
+func lineSize(n int) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 func (i *instance) outOfMemory(uint64) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -39,9 +40,13 @@ type Options struct {
 	// always taken whole, whatever its length.
 	StdinBuffer int
 	// StdoutBuffer is how many bytes an instance may write that the host
-	// has not read before its write waits (its turn clock stopped);
-	// default 16 MiB.
+	// has not read before its write waits (its turn clock running: the
+	// wait is part of the turn); default 16 MiB.
 	StdoutBuffer int
+	// StdoutLine is the longest stdout line an instance may write; one
+	// that runs past it without a newline ends the instance. Default the
+	// protocol's 8 MiB (jsonrpc.DefaultMaxLine).
+	StdoutLine int
 	// StderrKeep is how many stderr lines LastStderr keeps; default 20.
 	StderrKeep int
 	// StderrLine is the longest stderr line handed on whole; longer ones
@@ -84,6 +89,7 @@ func (o Options) withDefaults() Options {
 	o.FilesLimit = orDefault(o.FilesLimit, defaultFilesLimit)
 	o.StdinBuffer = orDefault(o.StdinBuffer, defaultStdinBuffer)
 	o.StdoutBuffer = orDefault(o.StdoutBuffer, defaultStdoutBuffer)
+	o.StdoutLine = orDefault(o.StdoutLine, jsonrpc.DefaultMaxLine)
 	o.StderrKeep = orDefault(o.StderrKeep, defaultStderrKeep)
 	o.StderrLine = orDefault(o.StderrLine, defaultStderrLine)
 	o.ProgressAfter = orDefault(o.ProgressAfter, defaultProgressAfter)

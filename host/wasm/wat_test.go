@@ -188,3 +188,26 @@ func nested(n int) []byte {
 	}
 	return body
 }
+
+// writesForever is a command that writes, in a loop that never ends, n
+// bytes from address 16 of its memory to stdout: text, then zeros. It never
+// reads stdin, so its first turn never ends by itself.
+func writesForever(text string, n uint32) []byte {
+	le := func(v uint32) []byte { return []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)} }
+	data := append(append(append(le(16), le(n)...), make([]byte, 8)...), text...) // an iovec at 0
+	four := []byte{i32, i32, i32, i32}
+	return rawModule(
+		section(secType, vec([]byte{funcType, 0, 0}, append(append([]byte{funcType}, vec(bytesOf(four)...)...), 1, i32))),
+		section(secImport, vec(append(append(name("wasi_snapshot_preview1"), name("fd_write")...), kindFunc, 1))),
+		section(secFunc, vec(uleb(0))),
+		section(secMemory, vec([]byte{0, 4})),
+		section(secExport, vec(append(name("_start"), kindFunc, 1), append(name("memory"), kindMemory, 0))),
+		section(secCode, vec(sized([]byte{0,
+			opLoop, blockEmpty,
+			opI32Const, 1, opI32Const, 0, opI32Const, 1, opI32Const, 8, opCall, 0, opDrop, // fd_write(1, iovec at 0, 1, &written at 8)
+			opBr, 0,
+			opEnd, opEnd}))),
+		section(secData, vec(append([]byte{0, opI32Const, 0, opEnd}, append(uleb(uint32(len(data))), data...)...))))
+}
+
+const secData = 11
