@@ -20,7 +20,9 @@ const faults = {
   regex: () => /^(a+)+$/.test("a".repeat(40) + "!"),
   recurse: () => recurse(0),
   grow: () => {
-    for (;;) kept.push(new Uint8Array(8 << 20));
+    // One buffer past the 64 MB: the limit acts at once, however loaded
+    // the machine.
+    for (;;) kept.push(new Uint8Array(96 << 20));
   },
   throw: () => {
     throw new Error("boom");
