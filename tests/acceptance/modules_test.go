@@ -250,10 +250,13 @@ func TestModuleLimits(t *testing.T) {
 						if module == "raw" {
 							from, slack = c.journalN(i, "log.info fired fault:loop"), 0
 						}
-						// The turn limit acted (the crash's text says so) and
-						// not early (100 ms for the stamps' rounding and the log line's trip); the upper bound allows a loaded machine,
-						// whose timer and journal may both be late by a second.
-						if d := stamp(t, ended).Sub(stamp(t, from)); d < 1900*time.Millisecond || d > 3000*time.Millisecond+slack {
+						// The turn limit acted: its sentence says so, and its
+						// clock fires only once 2 s have passed (a lower bound
+						// on host-side stamps would not hold: a loaded machine
+						// journals the "fired" line late). The upper bound
+						// allows a loaded machine, whose timer and journal may
+						// both be late by a second.
+						if d := stamp(t, ended).Sub(stamp(t, from)); d > 3000*time.Millisecond+slack {
 							t.Errorf("the loop's turn ended %s after it began (%q → %q), want 2 s, at most 3 s on a loaded machine", d, from, ended)
 						}
 					}
