@@ -32,6 +32,12 @@ type Options struct {
 	// TurnLimit and DecisionTurnLimit bound a turn, the second while the
 	// instance holds a decision; defaults 2 s and 500 ms.
 	TurnLimit, DecisionTurnLimit time.Duration
+	// StartLimit bounds a reactor's start, before its first input:
+	// _initialize, and the JS engine's first turn (its runtime and the
+	// bundle's top level). Default 5 s: half the 10 s a plugin has to
+	// answer initialize, so that a start past it is named by the turn's
+	// sentence before the handshake gives up.
+	StartLimit time.Duration
 	// FileLimit and FilesLimit bound the root JSON files given at /plugin,
 	// each and in all; defaults 256 KB and 1 MB.
 	FileLimit, FilesLimit int64
@@ -70,6 +76,7 @@ type Engine interface {
 }
 
 const (
+	defaultStartLimit    = 5 * time.Second
 	defaultFileLimit     = 256 << 10
 	defaultFilesLimit    = 1 << 20
 	defaultStdinBuffer   = 16 << 20
@@ -85,6 +92,7 @@ func (o Options) withDefaults() Options {
 	o.Memory = orDefault(o.Memory, transport.ModuleMemory)
 	o.TurnLimit = orDefault(o.TurnLimit, transport.TurnLimit)
 	o.DecisionTurnLimit = orDefault(o.DecisionTurnLimit, transport.DecisionTurnLimit)
+	o.StartLimit = orDefault(o.StartLimit, defaultStartLimit)
 	o.FileLimit = orDefault(o.FileLimit, defaultFileLimit)
 	o.FilesLimit = orDefault(o.FilesLimit, defaultFilesLimit)
 	o.StdinBuffer = orDefault(o.StdinBuffer, defaultStdinBuffer)

@@ -106,6 +106,10 @@ var (
 	trapsInTurn = encode(nil, []wasmFunc{{export: "escouade-turn", body: []byte{opUnreachable}}}, 1)
 	// loopsInStart is a command that never stops, calling nothing.
 	loopsInStart = encode(nil, []wasmFunc{{export: "_start", body: []byte{opLoop, blockEmpty, opBr, 0, opEnd}}}, 1)
+	// loopsInTurn is a reactor whose turn never returns.
+	loopsInTurn = encode(nil, []wasmFunc{{export: "escouade-turn", body: []byte{opLoop, blockEmpty, opBr, 0, opEnd}}}, 1)
+	// loopsInInitialize is a reactor whose _initialize never returns.
+	loopsInInitialize = encode(nil, []wasmFunc{{export: "_initialize", body: []byte{opLoop, blockEmpty, opBr, 0, opEnd}}, {export: "escouade-turn"}}, 1)
 	// exitsWith7 is a command calling proc_exit(7).
 	exitsWith7 = encode([]wasmImport{{module: "wasi_snapshot_preview1", name: "proc_exit", params: []byte{i32}}},
 		[]wasmFunc{{export: "_start", body: []byte{opI32Const, 7, opCall, 0}}}, 1)
