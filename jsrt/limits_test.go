@@ -33,7 +33,7 @@ func TestInstanceEnds(t *testing.T) {
 		{name: "catastrophic regex", src: `/^(a+)+$/.test('a'.repeat(40) + 'b')`, code: ExitTurnTooLong, budget: 300},
 		{name: "deep recursion", src: `function f(n) { return f(n + 1) + 1 } f(0)`, code: ExitCrash,
 			detail: "InternalError: stack overflow at f (" + top + ":1:", want: "its instance crashed: InternalError: stack overflow at f ("},
-		{name: "memory bomb", src: `const a = []; for (;;) a.push('x'.repeat(1000) + a.length)`, code: ExitOutOfMemory, want: "its instance ran out of its 64 MB of memory"},
+		{name: "memory bomb", src: `const a = []; for (;;) a.push('x'.repeat(1 << 20) + a.length)`, code: ExitOutOfMemory, want: "its instance ran out of its 64 MB of memory"},
 		{name: "memory bomb of buffers", src: `const a = []; for (;;) a.push(new Uint8Array(1 << 20))`, code: ExitOutOfMemory},
 		{name: "throw", src: "\nfunction boom() { throw new Error('boom') }\nboom()", code: ExitCrash,
 			detail: "Error: boom at boom (" + top + ":2:", want: "its instance crashed: Error: boom at boom ("},

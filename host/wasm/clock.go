@@ -35,13 +35,24 @@ func newClock(limitFor func() time.Duration, expired func(time.Duration)) *clock
 func (c *clock) resume() { c.begin() }
 
 // begin starts a turn and returns its limit.
-func (c *clock) begin() time.Duration {
-	limit := c.limitFor()
+func (c *clock) begin() time.Duration { return c.beginWith(c.limitFor()) }
+
+// beginWith starts a turn of the given limit: an instance's start has a
+// limit of its own (startLimit).
+func (c *clock) beginWith(limit time.Duration) time.Duration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.running, c.start, c.limit = true, time.Now(), limit
 	c.timer.Reset(limit)
 	return limit
+}
+
+// lastLimit is the limit of the turn running or last run: what an engine
+// that stopped its own turn at its budget ran past.
+func (c *clock) lastLimit() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.limit
 }
 
 func (c *clock) pause() {

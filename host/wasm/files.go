@@ -27,6 +27,9 @@ func pluginFiles(dir string, each, all int64, journal func(string)) (fstest.MapF
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
 	files := fstest.MapFS{}
 	var total int64
+	left := leftOut{journal: journal, limits: fmt.Sprintf("%s a file and %s in all", kb(each), kb(all))}
+	defer left.summary()
+	journal = left.add
 	for _, e := range entries {
 		name := e.Name()
 		if !e.Type().IsRegular() || !strings.HasSuffix(name, ".json") || strings.HasPrefix(name, ".") || strings.EqualFold(name, manifest.FileName) {
@@ -46,6 +49,41 @@ func pluginFiles(dir string, each, all int64, journal func(string)) (fstest.MapF
 		}
 	}
 	return files, nil
+}
+
+// leftOutLines is how many files left out of /plugin get a journal line
+// each; the others are counted in one line that names a few, so a folder
+// of 100,000 JSON files does not flood the journal.
+const leftOutLines = 5
+
+// leftOut journals the files left out of /plugin: a line each for the
+// first leftOutLines, one line for the rest.
+type leftOut struct {
+	journal func(string)
+	limits  string   // "256 KB a file and 1024 KB in all"
+	more    []string // the names past the first lines
+	count   int
+}
+
+// add takes the line of a file left out ("<name> left out of /plugin: …").
+func (l *leftOut) add(line string) {
+	if l.count++; l.count <= leftOutLines {
+		l.journal(line)
+		return
+	}
+	if len(l.more) < leftOutLines {
+		l.more = append(l.more, line[:strings.Index(line, " left out ")])
+	}
+}
+
+func (l *leftOut) summary() {
+	if n := l.count - leftOutLines; n > 0 {
+		names := strings.Join(l.more, ", ")
+		if n > len(l.more) {
+			names += ", …"
+		}
+		l.journal(fmt.Sprintf("%d more files left out of /plugin (past its limits of %s, or unreadable): %s", n, l.limits, names))
+	}
 }
 
 // readUpTo reads a file of at most limit bytes; a larger one is not read,

@@ -1,6 +1,7 @@
 package wasm
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -88,4 +89,33 @@ func names(fs fstest.MapFS) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// Thousands of files left out make a line each for the first five, and
+// one line that counts the others and names a few.
+func TestPluginFilesLeftOutCounted(t *testing.T) {
+	files := map[string]string{}
+	for i := range 2000 {
+		files[fmt.Sprintf("f%04d.json", i)] = "{}"
+	}
+	dir := pluginDir(t, nil, files).Dir
+	var lines []string
+	got, err := pluginFiles(dir, 100, 10, func(s string) { lines = append(lines, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 5 {
+		t.Fatalf("%d files given, want the 5 that fit in 10 bytes", len(got))
+	}
+	want := []string{
+		"f0005.json left out of /plugin: with it the files would hold 12 bytes, past the limit of 10 bytes in all",
+		"f0006.json left out of /plugin: with it the files would hold 12 bytes, past the limit of 10 bytes in all",
+		"f0007.json left out of /plugin: with it the files would hold 12 bytes, past the limit of 10 bytes in all",
+		"f0008.json left out of /plugin: with it the files would hold 12 bytes, past the limit of 10 bytes in all",
+		"f0009.json left out of /plugin: with it the files would hold 12 bytes, past the limit of 10 bytes in all",
+		"1990 more files left out of /plugin (past its limits of 100 bytes a file and 10 bytes in all, or unreadable): f0010.json, f0011.json, f0012.json, f0013.json, f0014.json, …",
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("journal (-want +got):\n%s", diff)
+	}
 }

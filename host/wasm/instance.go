@@ -54,7 +54,7 @@ func newInstance(t *Transport, mod *module, spec transport.LaunchSpec, n int64) 
 	i.kept = transport.NewLastLines(t.o.StderrKeep)
 	i.clock = newClock(i.turnLimit, i.turnTooLong)
 	i.in = newStdin(mod.shape == reactor, t.o.StdinBuffer, i.clock)
-	i.out = newOutput(t.o.StdoutBuffer, i.clock)
+	i.out = newOutput(t.o.StdoutBuffer, t.o.StdoutLine, i.lineTooLong)
 	i.errs = &lineWriter{max: t.o.StderrLine, emit: i.stderrLine}
 	i.ctx, i.cancel = context.WithCancel(context.Background())
 	i.ctx = withStdin(i.ctx, i.in)
@@ -126,6 +126,22 @@ func (i *instance) turnTooLong(limit time.Duration) {
 	i.end(transport.Exit{Kind: transport.TurnTooLong, Limit: limit})
 }
 
+// lineTooLong ends an instance that wrote a stdout line past the
+// protocol's limit without ending it (PROTOCOL §3): no reader would take
+// it, and holding it waiting for its newline would hold the memory.
+func (i *instance) lineTooLong() {
+	i.end(transport.Exit{Kind: transport.Trapped, Detail: fmt.Sprintf(
+		"it wrote a stdout line past %s, the protocol's limit of a line, without a newline", lineSize(i.t.o.StdoutLine))})
+}
+
+// lineSize writes a line limit as the protocol states it: "8 MiB".
+func lineSize(n int) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
 func (i *instance) outOfMemory(uint64) {
 	i.end(transport.Exit{Kind: transport.OutOfMemory, Memory: i.t.o.Memory})
 }
@@ -190,24 +206,43 @@ func (i *instance) finish() {
 	i.out.end()
 }
 
-// serveReactor runs _initialize, then a turn per batch of lines, and a
-// last turn once stdin is closed.
+// serveReactor starts the instance, then runs a turn per batch of lines,
+// and a last turn once stdin is closed.
 func (i *instance) serveReactor(mod moduleInstance) transport.Exit {
-	if init := mod.ExportedFunction(initializeExport); init != nil {
-		if err := i.call(init, nil); err != nil {
-			return i.exitOf(err)
-		}
-	}
 	t := turn{fn: mod.ExportedFunction(turnExport), budget: mod.ExportedFunction(budgetExport), stack: make([]uint64, 1)}
+	if err := i.start(mod, t); err != nil {
+		return i.exitOf(err)
+	}
 	for {
 		run, last := i.in.next()
 		if !run {
 			return i.exitOf(nil)
 		}
-		if err := i.turn(t); err != nil || last {
+		if err := i.turn(t, i.clock.limitFor()); err != nil || last {
 			return i.exitOf(err)
 		}
 	}
+}
+
+// start is a reactor's start, before any input: _initialize, and for the
+// JS engine a first turn with no input, in which it starts its runtime
+// and runs the bundle's top level (about 100 ms of CPU, where a later
+// turn takes 1 or 2 ms). It is not a turn on behalf of input (PROTOCOL
+// §8.2), and on a loaded machine it ran past the 2 s of one: it has a
+// limit of its own, StartLimit.
+func (i *instance) start(mod moduleInstance, t turn) error {
+	if init := mod.ExportedFunction(initializeExport); init != nil {
+		i.clock.beginWith(i.t.o.StartLimit)
+		err := init.CallWithStack(i.ctx, nil)
+		i.clock.pause()
+		if err != nil {
+			return err
+		}
+	}
+	if i.spec.Manifest.Run.Kind() != manifest.RunJS {
+		return nil
+	}
+	return i.turn(t, i.t.o.StartLimit)
 }
 
 // turn is a reactor's exports, with a stack reused by every call.
@@ -216,9 +251,10 @@ type turn struct {
 	stack      []uint64
 }
 
-// turn tells the module its budget, then runs escouade-turn.
-func (i *instance) turn(t turn) error {
-	limit := i.clock.begin()
+// turn tells the module its budget, the turn's limit, then runs
+// escouade-turn.
+func (i *instance) turn(t turn, limit time.Duration) error {
+	i.clock.beginWith(limit)
 	defer i.clock.pause()
 	if t.budget != nil {
 		t.stack[0] = uint64(limit.Milliseconds())
@@ -260,7 +296,7 @@ func (i *instance) exitOf(err error) transport.Exit {
 		return transport.Exit{Kind: transport.Trapped, Detail: panicLine}
 	case errors.As(err, &exit) && i.spec.Manifest.Run.Kind() == manifest.RunJS:
 		if mapper, ok := i.t.o.JS.(ExitMapper); ok {
-			return mapper.ExitOf(exit.ExitCode(), i.kept.Snapshot(), i.turnLimit())
+			return mapper.ExitOf(exit.ExitCode(), i.kept.Snapshot(), i.clock.lastLimit())
 		}
 		return transport.Exit{Kind: transport.Exited, Code: int(exit.ExitCode())}
 	case errors.As(err, &exit):

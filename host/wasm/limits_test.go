@@ -9,6 +9,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // send writes a request without waiting for an answer that may never
@@ -111,8 +112,8 @@ func TestModulesRefused(t *testing.T) {
 		{"forbidden import", importsEnvFoo, nil, "its module imports env.foo, which Escouade does not provide"},
 		{"no entry", noEntry, nil, "its module exports neither escouade-turn (a reactor) nor _start (a command)"},
 		{"huge memory", hugeMemory, nil, "its module needs 128 MB of memory at start, past its limit of 64 MB"},
-		// Known at instantiation only: Precompile lets it through.
-		{"hidden huge memory", hiddenHugeMemory, nil, "its module needs more memory at start than its limit of 64 MB"},
+		// Not exported: the pre-pass over the sections sees it all the same.
+		{"hidden huge memory", hiddenHugeMemory, nil, "its module needs 128 MB of memory at start, past its limit of 64 MB"},
 		{"bad budget", badBudget, nil, "its module exports escouade-budget as () -> (); Escouade calls it as (i32) -> ()"},
 		{"not wasm", []byte("hello"), nil, "its module does not compile: "},
 		{"version mismatch", exitsWith7, map[string]string{VersionFile: `{"sha256": "` + strings.Repeat("ab", 32) + `"}`},
@@ -126,7 +127,7 @@ func TestModulesRefused(t *testing.T) {
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Fatalf("Launch error %v, want %q", err, tt.want)
 			}
-			if tt.module == nil || string(tt.module) == string(hiddenHugeMemory) {
+			if tt.module == nil {
 				return
 			}
 			if err := tr.Precompile(t.Context(), m, nil); err == nil || !strings.HasPrefix(err.Error(), tt.want) {
@@ -143,5 +144,33 @@ func TestVersionFileMatches(t *testing.T) {
 	prog := launch(t, tr, transport.LaunchSpec{Manifest: m})
 	if got := ended(t, prog); got.Code != 7 {
 		t.Fatalf("exit %v, want code 7", got)
+	}
+}
+
+// A reactor's start (its _initialize; the JS engine's first turn, run
+// before any input, where it starts its runtime and the bundle's top
+// level) is timed by StartLimit, not by the turn limit: on a loaded
+// machine the engine's start ran past the 2 s of a turn. A start that does
+// not end is still ended, by the start's limit; later turns keep theirs.
+func TestStartHasItsOwnLimit(t *testing.T) {
+	tr := newTransport(t, Options{TurnLimit: 50 * time.Millisecond, StartLimit: 400 * time.Millisecond,
+		JS: fakeEngine{module: loopsInTurn}})
+	tests := []struct {
+		name string
+		m    *manifest.Manifest
+		want transport.Exit
+	}{
+		{"_initialize", pluginDir(t, loopsInInitialize, nil), transport.Exit{Kind: transport.TurnTooLong, Limit: 400 * time.Millisecond}},
+		{"the JS engine's first turn", jsManifest(t), transport.Exit{Kind: transport.TurnTooLong, Limit: 400 * time.Millisecond}},
+		{"a later turn", pluginDir(t, loopsInTurn, nil), transport.Exit{Kind: transport.TurnTooLong, Limit: 50 * time.Millisecond}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prog := launch(t, tr, transport.LaunchSpec{Manifest: tt.m})
+			_, _ = prog.Stdin().Write([]byte("{}\n")) // the turn of a module that started
+			if diff := cmp.Diff(tt.want, ended(t, prog)); diff != "" {
+				t.Errorf("exit (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

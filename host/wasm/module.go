@@ -197,6 +197,9 @@ func (t *Transport) forget(key moduleKey, mod *module) {
 func (t *Transport) compile(ctx context.Context, mod *module, src source, progress func(string)) {
 	defer close(mod.ready)
 	t.compiles.Add(1)
+	if src.bytes, mod.err = bounded(src.bytes, t.o.Memory); mod.err != nil {
+		return
+	}
 	cm, err := t.compileShowing(ctx, src, progress)
 	if err != nil {
 		mod.err = fmt.Errorf("its module does not compile: %s", firstLine(err.Error()))

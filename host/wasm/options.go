@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -31,6 +32,12 @@ type Options struct {
 	// TurnLimit and DecisionTurnLimit bound a turn, the second while the
 	// instance holds a decision; defaults 2 s and 500 ms.
 	TurnLimit, DecisionTurnLimit time.Duration
+	// StartLimit bounds a reactor's start, before its first input:
+	// _initialize, and the JS engine's first turn (its runtime and the
+	// bundle's top level). Default 5 s: half the 10 s a plugin has to
+	// answer initialize, so that a start past it is named by the turn's
+	// sentence before the handshake gives up.
+	StartLimit time.Duration
 	// FileLimit and FilesLimit bound the root JSON files given at /plugin,
 	// each and in all; defaults 256 KB and 1 MB.
 	FileLimit, FilesLimit int64
@@ -39,9 +46,13 @@ type Options struct {
 	// always taken whole, whatever its length.
 	StdinBuffer int
 	// StdoutBuffer is how many bytes an instance may write that the host
-	// has not read before its write waits (its turn clock stopped);
-	// default 16 MiB.
+	// has not read before its write waits (its turn clock running: the
+	// wait is part of the turn); default 16 MiB.
 	StdoutBuffer int
+	// StdoutLine is the longest stdout line an instance may write; one
+	// that runs past it without a newline ends the instance. Default the
+	// protocol's 8 MiB (jsonrpc.DefaultMaxLine).
+	StdoutLine int
 	// StderrKeep is how many stderr lines LastStderr keeps; default 20.
 	StderrKeep int
 	// StderrLine is the longest stderr line handed on whole; longer ones
@@ -65,6 +76,7 @@ type Engine interface {
 }
 
 const (
+	defaultStartLimit    = 5 * time.Second
 	defaultFileLimit     = 256 << 10
 	defaultFilesLimit    = 1 << 20
 	defaultStdinBuffer   = 16 << 20
@@ -80,10 +92,12 @@ func (o Options) withDefaults() Options {
 	o.Memory = orDefault(o.Memory, transport.ModuleMemory)
 	o.TurnLimit = orDefault(o.TurnLimit, transport.TurnLimit)
 	o.DecisionTurnLimit = orDefault(o.DecisionTurnLimit, transport.DecisionTurnLimit)
+	o.StartLimit = orDefault(o.StartLimit, defaultStartLimit)
 	o.FileLimit = orDefault(o.FileLimit, defaultFileLimit)
 	o.FilesLimit = orDefault(o.FilesLimit, defaultFilesLimit)
 	o.StdinBuffer = orDefault(o.StdinBuffer, defaultStdinBuffer)
 	o.StdoutBuffer = orDefault(o.StdoutBuffer, defaultStdoutBuffer)
+	o.StdoutLine = orDefault(o.StdoutLine, jsonrpc.DefaultMaxLine)
 	o.StderrKeep = orDefault(o.StderrKeep, defaultStderrKeep)
 	o.StderrLine = orDefault(o.StderrLine, defaultStderrLine)
 	o.ProgressAfter = orDefault(o.ProgressAfter, defaultProgressAfter)

@@ -2,6 +2,7 @@ package wasm
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"sync"
@@ -10,9 +11,12 @@ import (
 // output is an instance's stdout: the guest writes (wazero calls Write on
 // the instance's goroutine), the host reads whole lines (Program.Stdout).
 // Bytes after the last newline wait for it, so the host never sees half a
-// line of a turn. A guest that writes more than max bytes the host has not
-// read waits, its turn clock stopped: the host's bound on what it reads
-// pushes back on the module as a pipe does on a process (PROTOCOL §3).
+// line of a turn; past the protocol's line limit without a newline, the
+// instance ends (tooLong). A guest that writes more than max bytes the
+// host has not read waits, its turn clock running: the host's bound on
+// what it reads pushes back on the module as a pipe does on a process
+// (PROTOCOL §3), and a module that writes faster than the host reads
+// spends its turn doing so.
 type output struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
@@ -22,17 +26,29 @@ type output struct {
 	ended   bool   // the instance ended: Read gives EOF once lines are read
 	closed  bool   // the host closed it: writes are dropped
 	max     int
-	clock   turnClock
+	lineMax int    // the longest line, newline excluded
+	tooLong func() // called, without mu, when a line runs past lineMax
 }
 
-func newOutput(max int, clock turnClock) *output {
-	o := &output{max: max, clock: clock}
+func newOutput(max, lineMax int, tooLong func()) *output {
+	o := &output{max: max, lineMax: lineMax, tooLong: tooLong}
 	o.cond = sync.NewCond(&o.mu)
 	return o
 }
 
+// errLineTooLong is the guest's write that ran a line past the limit.
+var errLineTooLong = errors.New("line too long")
+
 // Write is fd_write on fd 1.
 func (o *output) Write(p []byte) (int, error) {
+	n, err := o.write(p)
+	if err == errLineTooLong {
+		o.tooLong()
+	}
+	return n, err
+}
+
+func (o *output) write(p []byte) (int, error) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	switch {
@@ -41,35 +57,23 @@ func (o *output) Write(p []byte) (int, error) {
 	case o.closed:
 		return len(p), nil
 	}
+	// Only p is searched for a newline, so a line written a byte at a
+	// time costs no more than written at once.
+	before := len(o.partial)
 	o.partial = append(o.partial, p...)
-	if i := bytes.LastIndexByte(o.partial, '\n'); i >= 0 {
-		o.push(o.partial[:i+1])
-		o.partial = append(o.partial[:0], o.partial[i+1:]...)
-	} else if len(o.partial) > o.max {
-		// A line without end goes on as it comes: the host's reader
-		// cuts it at its own limit and resyncs at the next newline.
-		o.push(o.partial)
-		o.partial = o.partial[:0]
+	if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
+		cut := before + i + 1
+		o.push(o.partial[:cut])
+		o.partial = append(o.partial[:0], o.partial[cut:]...)
 	}
-	if len(o.lines)-o.off >= o.max && !o.closed {
-		o.waitRoom()
+	if len(o.partial) > o.lineMax {
+		o.partial = nil
+		return 0, errLineTooLong
 	}
-	return len(p), nil
-}
-
-// waitRoom waits, the turn clock stopped, until the host has read below
-// the bound. Called with o.mu held; the clock is told without it (see
-// stdin.waitInput).
-func (o *output) waitRoom() {
-	o.mu.Unlock()
-	o.clock.pause()
-	o.mu.Lock()
 	for len(o.lines)-o.off >= o.max && !o.closed && !o.ended {
 		o.cond.Wait()
 	}
-	o.mu.Unlock()
-	o.clock.resume()
-	o.mu.Lock()
+	return len(p), nil
 }
 
 func (o *output) push(b []byte) {

@@ -9,8 +9,6 @@ package wasm
 const (
 	secType, secImport, secFunc, secMemory, secExport, secCode = 1, 2, 3, 5, 7, 10
 	i32, funcType, kindFunc, kindMemory                        = 0x7f, 0x60, 0x00, 0x02
-	opUnreachable, opLoop, opBr, opEnd, opCall, opI32Const     = 0x00, 0x03, 0x0c, 0x0b, 0x10, 0x41
-	blockEmpty                                                 = 0x40
 )
 
 func uleb(n uint32) []byte {
@@ -108,6 +106,10 @@ var (
 	trapsInTurn = encode(nil, []wasmFunc{{export: "escouade-turn", body: []byte{opUnreachable}}}, 1)
 	// loopsInStart is a command that never stops, calling nothing.
 	loopsInStart = encode(nil, []wasmFunc{{export: "_start", body: []byte{opLoop, blockEmpty, opBr, 0, opEnd}}}, 1)
+	// loopsInTurn is a reactor whose turn never returns.
+	loopsInTurn = encode(nil, []wasmFunc{{export: "escouade-turn", body: []byte{opLoop, blockEmpty, opBr, 0, opEnd}}}, 1)
+	// loopsInInitialize is a reactor whose _initialize never returns.
+	loopsInInitialize = encode(nil, []wasmFunc{{export: "_initialize", body: []byte{opLoop, blockEmpty, opBr, 0, opEnd}}, {export: "escouade-turn"}}, 1)
 	// exitsWith7 is a command calling proc_exit(7).
 	exitsWith7 = encode([]wasmImport{{module: "wasi_snapshot_preview1", name: "proc_exit", params: []byte{i32}}},
 		[]wasmFunc{{export: "_start", body: []byte{opI32Const, 7, opCall, 0}}}, 1)
@@ -120,3 +122,96 @@ var (
 	// badBudget exports escouade-budget without its i32.
 	badBudget = encode(nil, []wasmFunc{{export: "escouade-turn"}, {export: "escouade-budget"}}, 1)
 )
+
+// Modules past the bounds of the pre-pass (bounds.go), each a few bytes.
+var (
+	// manyLocals is a command whose one function declares 50 million
+	// i32 locals in five bytes.
+	manyLocals = rawModule(
+		section(secType, vec([]byte{funcType, 0, 0})),
+		section(secFunc, vec(uleb(0))),
+		section(secCode, vec(sized(append(vec(append(uleb(50_000_000), i32)), opEnd)))))
+	// deepBlocks is a command whose function nests 5000 blocks.
+	deepBlocks = rawModule(
+		section(secType, vec([]byte{funcType, 0, 0})),
+		section(secFunc, vec(uleb(0))),
+		section(secCode, vec(sized(nested(5000)))))
+	// hugeTable is a command whose table starts with 2^21 entries.
+	hugeTable = rawModule(
+		section(secType, vec([]byte{funcType, 0, 0})),
+		section(secFunc, vec(uleb(0))),
+		section(secTable, vec(append([]byte{refFunc, 0}, uleb(1<<21)...))),
+		section(secCode, vec(sized([]byte{0, opEnd}))))
+	// manyElements is a module whose element segment says it holds 2^21
+	// entries (and holds none: the count alone is refused).
+	manyElements = rawModule(
+		section(secType, vec([]byte{funcType, 0, 0})),
+		section(secFunc, vec(uleb(0))),
+		section(secTable, vec([]byte{refFunc, 0, 1})),
+		section(secElement, append(uleb(1), append([]byte{0, opI32Const, 0, opEnd}, uleb(1<<21)...)...)))
+	// tableGrows is a command that grows its table (declared with no
+	// maximum) by 2^27 entries and exits with the grow's result plus 2:
+	// 1 when the grow failed.
+	tableGrows = rawModule(
+		section(secType, vec([]byte{funcType, 0, 0}, []byte{funcType, 1, i32, 0})),
+		section(secImport, vec(append(append(name("wasi_snapshot_preview1"), name("proc_exit")...), kindFunc, 1))),
+		section(secFunc, vec(uleb(0))),
+		section(secTable, vec([]byte{refFunc, 0, 1})),
+		section(secExport, vec(append(name("_start"), kindFunc, 1))),
+		section(secCode, vec(sized([]byte{0,
+			opRefNull, refFunc, opI32Const, 0x80, 0x80, 0x80, 0xc0, 0x00, opPrefixMisc, 15, 0, // table.grow 0 by 2^27
+			opI32Const, 2, 0x6a, opCall, 0, opEnd}))))
+)
+
+const (
+	secTable, secElement = 4, 9
+	refFunc              = 0x70
+)
+
+// rawModule is the header and the sections given.
+func rawModule(sections ...[]byte) []byte {
+	out := []byte{0, 'a', 's', 'm', 1, 0, 0, 0}
+	for _, s := range sections {
+		out = append(out, s...)
+	}
+	return out
+}
+
+// sized is a function body with its size before it.
+func sized(body []byte) []byte { return append(uleb(uint32(len(body))), body...) }
+
+// nested is a function body, without locals, of n blocks one in the
+// other.
+func nested(n int) []byte {
+	body := []byte{0}
+	for range n {
+		body = append(body, opBlock, blockEmpty)
+	}
+	for range n + 1 {
+		body = append(body, opEnd)
+	}
+	return body
+}
+
+// writesForever is a command that writes, in a loop that never ends, n
+// bytes from address 16 of its memory to stdout: text, then zeros. It never
+// reads stdin, so its first turn never ends by itself.
+func writesForever(text string, n uint32) []byte {
+	le := func(v uint32) []byte { return []byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)} }
+	data := append(append(append(le(16), le(n)...), make([]byte, 8)...), text...) // an iovec at 0
+	four := []byte{i32, i32, i32, i32}
+	return rawModule(
+		section(secType, vec([]byte{funcType, 0, 0}, append(append([]byte{funcType}, vec(bytesOf(four)...)...), 1, i32))),
+		section(secImport, vec(append(append(name("wasi_snapshot_preview1"), name("fd_write")...), kindFunc, 1))),
+		section(secFunc, vec(uleb(0))),
+		section(secMemory, vec([]byte{0, 4})),
+		section(secExport, vec(append(name("_start"), kindFunc, 1), append(name("memory"), kindMemory, 0))),
+		section(secCode, vec(sized([]byte{0,
+			opLoop, blockEmpty,
+			opI32Const, 1, opI32Const, 0, opI32Const, 1, opI32Const, 8, opCall, 0, opDrop, // fd_write(1, iovec at 0, 1, &written at 8)
+			opBr, 0,
+			opEnd, opEnd}))),
+		section(secData, vec(append([]byte{0, opI32Const, 0, opEnd}, append(uleb(uint32(len(data))), data...)...))))
+}
+
+const secData = 11

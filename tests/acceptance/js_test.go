@@ -207,8 +207,12 @@ func TestJSFaults(t *testing.T) {
 			_, stateAt := c.stateAt()
 			other.result("during-"+tc.fault, "hand/hello", map[string]any{"name": tc.fault}, nil)
 			ended := c.journal("crash", tc.text)
-			if d := stamp(t, ended).Sub(stamp(t, armed)); d > 2110*time.Millisecond {
-				t.Errorf("%s ended its instance %s after it was armed, want within 2 s + 100 ms of its 10 ms timer", tc.fault, d)
+			// Each fault acts within its turn of 2 s (a loop by the turn
+			// limit, whose sentence is asserted above); the upper bound
+			// allows a loaded machine, whose timer and journal may both be
+			// late by a second.
+			if d := stamp(t, ended).Sub(stamp(t, armed)); d > 3010*time.Millisecond {
+				t.Errorf("%s ended its instance %s after it was armed, want within 2 s of its 10 ms timer, 3 s on a loaded machine", tc.fault, d)
 			}
 			if crashAt := c.index(func(l line) bool { return l.Line == ended }); (tc.fault == "loop" || tc.fault == "regex") && stateAt > crashAt {
 				t.Errorf("the console answered a state request only after the instance's end")

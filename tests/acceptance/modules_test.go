@@ -250,8 +250,14 @@ func TestModuleLimits(t *testing.T) {
 						if module == "raw" {
 							from, slack = c.journalN(i, "log.info fired fault:loop"), 0
 						}
-						if d := stamp(t, ended).Sub(stamp(t, from)); d > 2100*time.Millisecond+slack {
-							t.Errorf("the loop's turn ended %s after it began (%q → %q), want at most 2 s + 100 ms", d, from, ended)
+						// The turn limit acted: its sentence says so, and its
+						// clock fires only once 2 s have passed (a lower bound
+						// on host-side stamps would not hold: a loaded machine
+						// journals the "fired" line late). The upper bound
+						// allows a loaded machine, whose timer and journal may
+						// both be late by a second.
+						if d := stamp(t, ended).Sub(stamp(t, from)); d > 3000*time.Millisecond+slack {
+							t.Errorf("the loop's turn ended %s after it began (%q → %q), want 2 s, at most 3 s on a loaded machine", d, from, ended)
 						}
 					}
 					if i < 4 {
