@@ -34,9 +34,8 @@ type Options struct {
 	TurnLimit, DecisionTurnLimit time.Duration
 	// StartLimit bounds a reactor's start, before its first input:
 	// _initialize, and the JS engine's first turn (its runtime and the
-	// bundle's top level). Default 5 s: half the 10 s a plugin has to
-	// answer initialize, so that a start past it is named by the turn's
-	// sentence before the handshake gives up.
+	// bundle's top level). Default the turn limit, the protocol's 2 s: a
+	// runaway top level gets the sentence any runaway turn gets.
 	StartLimit time.Duration
 	// FileLimit and FilesLimit bound the root JSON files given at /plugin,
 	// each and in all; defaults 256 KB and 1 MB.
@@ -76,7 +75,6 @@ type Engine interface {
 }
 
 const (
-	defaultStartLimit    = 5 * time.Second
 	defaultFileLimit     = 256 << 10
 	defaultFilesLimit    = 1 << 20
 	defaultStdinBuffer   = 16 << 20
@@ -92,7 +90,7 @@ func (o Options) withDefaults() Options {
 	o.Memory = orDefault(o.Memory, transport.ModuleMemory)
 	o.TurnLimit = orDefault(o.TurnLimit, transport.TurnLimit)
 	o.DecisionTurnLimit = orDefault(o.DecisionTurnLimit, transport.DecisionTurnLimit)
-	o.StartLimit = orDefault(o.StartLimit, defaultStartLimit)
+	o.StartLimit = orDefault(o.StartLimit, o.TurnLimit)
 	o.FileLimit = orDefault(o.FileLimit, defaultFileLimit)
 	o.FilesLimit = orDefault(o.FilesLimit, defaultFilesLimit)
 	o.StdinBuffer = orDefault(o.StdinBuffer, defaultStdinBuffer)
