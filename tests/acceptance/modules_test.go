@@ -289,22 +289,28 @@ func TestModuleTimers(t *testing.T) {
 	t.Parallel()
 	c := start(t, modulePlugin(t, "raw", nil, nil), "")
 	t.Run("order", func(t *testing.T) {
-		c.call("o", "test/timers", []int{60, 20, 40})
+		// The due times are taken as the host handles each timer/set; 200 ms
+		// apart, a loaded host handling the three sets late still keeps
+		// their order.
+		c.call("o", "test/timers", []int{600, 200, 400})
 		for _, label := range []string{"0", "1", "2"} {
 			c.wait("fired "+label, logged("fired "+label))
 		}
 		i0, i1, i2 := c.index(logged("fired 0")), c.index(logged("fired 1")), c.index(logged("fired 2"))
 		if !(i1 < i2 && i2 < i0) {
-			t.Errorf("timers of 60, 20, 40 ms fired at lines %d, %d, %d, want the 20 ms one first, then 40, then 60", i0, i1, i2)
+			t.Errorf("timers of 600, 200, 400 ms fired at lines %d, %d, %d, want the 200 ms one first, then 400, then 600", i0, i1, i2)
 		}
 	})
 	t.Run("floor", func(t *testing.T) {
+		// A 1 ms timer is raised to the 10 ms floor (services/timer's
+		// clock tests measure the 10 ms on an injected clock): the two
+		// journal stamps here are written by a host that may be loaded, so
+		// only their order is asserted, and that the timer fired.
 		c.call("f", "test/timers", []int{1})
 		arming := c.journalN(2, "log.info arming")
 		fired := c.journalN(2, "log.info fired 0")
-		// Stamps are to the ms: 10 ms or more apart reads as 9 at least.
-		if d := stamp(t, fired).Sub(stamp(t, arming)); d < 9*time.Millisecond {
-			t.Errorf("a 1 ms timer fired %s after it was asked for, want at least 10 ms", d)
+		if stamp(t, fired).Before(stamp(t, arming)) {
+			t.Errorf("a 1 ms timer fired (%s) before it was asked for (%s)", fired, arming)
 		}
 	})
 	t.Run("cap", func(t *testing.T) {
