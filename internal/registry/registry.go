@@ -26,6 +26,9 @@ type Entry struct {
 	Version  string               `json:"version"`
 	Disabled bool                 `json:"disabled,omitempty"`
 	Granted  manifest.Permissions `json:"granted"`
+	// Consent is what the user said yes to at install; nil for an install
+	// recorded before consents were (it needs a review).
+	Consent *Consent `json:"consent,omitempty"`
 }
 
 // Registry is the set of installed plugins of one home.
