@@ -159,8 +159,14 @@ func (s *Server) sync(ctx context.Context) (*registry.Registry, error) {
 func (s *Server) reconcile(ctx context.Context, en registry.Entry, p *host.Plugin) {
 	dir, _ := filepath.Abs(en.Dir)
 	if m := p.Manifest(); m.Version != en.Version || m.Dir != dir {
+		// Only what the registry's consent covers is taken up (an install by
+		// the CLI); a folder edited since is left for the next start's check.
 		if next, err := s.load(en.Dir); err == nil && next.ID == en.ID {
-			p.Update(ctx, next)
+			if err := en.Consent.Check(next); err != nil {
+				s.noteReview(en.ID, err)
+			} else {
+				p.Update(ctx, next)
+			}
 		}
 	}
 	if granted := en.Granted.Intersect(p.Manifest().Permissions); !samePermissions(granted, p.Granted()) {

@@ -269,7 +269,8 @@ func cmdSwitch(op string) func(e env, args []string) error {
 		}
 		if op == "restart" || op == "enable" {
 			if err := consented(en); err != nil {
-				return fmt.Errorf("%s not %s: %v", en.ID, map[string]string{"restart": "restarted", "enable": "enabled"}[op], err)
+				why := strings.TrimPrefix(err.Error(), "not started: ")
+				return fmt.Errorf("%s not %s: %s", en.ID, map[string]string{"restart": "restarted", "enable": "enabled"}[op], why)
 			}
 		}
 		switch op {

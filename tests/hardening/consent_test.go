@@ -235,3 +235,30 @@ func (v *view) waitPage(t *testing.T, path, text string) string {
 		}
 	}
 }
+
+// A registry written before consents were recorded: its plugins need one
+// review, after which they start as before.
+func TestConsentOldRegistryNeedsReview(t *testing.T) {
+	dir := copyDir(t, "../../examples/hand-js")
+	home := t.TempDir()
+	if _, errText, code := cli(t, "install", dir, "--home", home); code != 0 {
+		t.Fatalf("install: exit %d %s", code, errText)
+	}
+	path := filepath.Join(home, "plugins.json")
+	var entries []map[string]any
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &entries); err != nil || len(entries) != 1 || entries[0]["consent"] == nil {
+		t.Fatalf("plugins.json holds no consent: %s (%v)", b, err)
+	}
+	delete(entries[0], "consent")
+	b, _ = json.Marshal(entries)
+	writeFile(t, path, b)
+	_, errText, code := cli(t, "restart", handJS, "--home", home)
+	if code != 1 || !strings.Contains(errText, "installed before Escouade recorded what you consented to") {
+		t.Errorf("restart of an old entry: exit %d %q", code, errText)
+	}
+	cli(t, "install", dir, "--home", home)
+	if out, errText, code := cli(t, "restart", handJS, "--home", home); code != 0 {
+		t.Errorf("restart after the review: exit %d %s%s", code, out, errText)
+	}
+}
