@@ -107,10 +107,16 @@ func (v *view) do(t *testing.T, method, path string, form url.Values) (int, stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("X-Escouade-Secret", v.secret)
 	if form != nil {
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	}
+	return v.send(t, req)
+}
+
+// send makes req with the secret in its header, as the page's script does.
+func (v *view) send(t *testing.T, req *http.Request) (int, string) {
+	t.Helper()
+	req.Header.Set("X-Escouade-Secret", v.secret)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@
 package hardening
 
 import (
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -20,14 +19,7 @@ func TestViewRefusesOddHostSpellings(t *testing.T) {
 	get := func(host string) (int, string) {
 		req, _ := http.NewRequest(http.MethodGet, v.base+"/", nil)
 		req.Host = host
-		req.Header.Set("X-Escouade-Secret", v.secret)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
+		return v.send(t, req)
 	}
 	for _, host := range []string{"127.0.0.1:" + port, "localhost:" + port} {
 		if code, _ := get(host); code != http.StatusOK {
