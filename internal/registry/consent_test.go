@@ -163,3 +163,33 @@ func TestConsentIsSaved(t *testing.T) {
 		t.Errorf("after a save: %v", err)
 	}
 }
+
+// BenchmarkConsentCheck is the cost a start pays: the check of a process
+// plugin whose program is a 16 MiB binary of its folder.
+func BenchmarkConsentCheck(b *testing.B) {
+	dir := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", "p"), make([]byte, 16<<20), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	body := `{"id":"dev.test.consent","name":"C","version":"1.0.0","escouade":{"api":"1"},"run":{"command":["./bin/p"]},"activation":["onCall"]}`
+	if err := os.WriteFile(filepath.Join(dir, manifest.FileName), []byte(body), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	m, err := manifest.Load(dir, manifest.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := Fingerprint(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(16 << 20)
+	for b.Loop() {
+		if err := c.Check(m); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
