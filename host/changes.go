@@ -127,7 +127,7 @@ func (p *Plugin) Granted() manifest.Permissions {
 }
 
 // Update installs a new version of the plugin; a running program restarts
-// with the manifest of now. Permissions granted before stay granted where
+// with the manifest of now, a stopped plugin is idle again. Permissions granted before stay granted where
 // the new manifest still asks them.
 func (p *Plugin) Update(ctx context.Context, m *manifest.Manifest) error {
 	if m.ID != p.ID() {
@@ -136,6 +136,13 @@ func (p *Plugin) Update(ctx context.Context, m *manifest.Manifest) error {
 	return p.change(ctx, "updated to "+m.Version, func() error {
 		p.granted = p.granted.Intersect(m.Permissions)
 		p.m = m
+		// The user reviewed and said yes to this version: a plugin stopped
+		// (its folder changed since install, its crashes) gets its start
+		// again at its next activation.
+		if p.state == StateStopped {
+			p.crashes.forget()
+			p.setState(StateIdle, "")
+		}
 		return nil
 	})
 }

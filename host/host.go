@@ -40,6 +40,12 @@ type Config struct {
 	Settings map[string]json.RawMessage
 	// Disabled adds the plugin switched off.
 	Disabled bool
+	// Admit is asked before every start of the program, with the manifest
+	// it would run: an error keeps the program from starting, and the
+	// plugin is stopped with the error's text as its reason (an installed
+	// plugin's folder no longer what the user consented to). Nil admits
+	// every start.
+	Admit func(*manifest.Manifest) error
 }
 
 // Add registers a plugin. Its program starts on its first activation.
@@ -56,7 +62,7 @@ func (h *Host) Add(m *manifest.Manifest, cfg Config) (*Plugin, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plugin{h: h, id: m.ID, journal: j, m: m, settings: cfg.Settings, state: StateIdle}
+	p := &Plugin{h: h, id: m.ID, journal: j, m: m, settings: cfg.Settings, state: StateIdle, admit: cfg.Admit}
 	p.queue.max = h.opts.QueueSize
 	p.granted = m.Permissions
 	if cfg.Granted != nil {

@@ -97,13 +97,14 @@ func (i *instance) run(spec transport.LaunchSpec) {
 // the reason it could not start.
 func (i *instance) launch(spec transport.LaunchSpec) bool {
 	p := i.p
+	if p.admit != nil {
+		if err := p.admit(spec.Manifest); err != nil {
+			return i.launchFailed(err.Error())
+		}
+	}
 	prog, err := p.h.transportFor(spec.Manifest.Run.Kind()).Launch(i.ctx, spec)
 	if err != nil {
-		close(i.launched)
-		p.mu.Lock()
-		p.decide(i, event{kind: evLaunchFailed, reason: "could not start: " + err.Error()})
-		p.mu.Unlock()
-		return false
+		return i.launchFailed("could not start: " + err.Error())
 	}
 	i.svc = p.servicesFor(i, spec)
 	p.mu.Lock()
@@ -119,6 +120,16 @@ func (i *instance) launch(spec transport.LaunchSpec) bool {
 	p.mu.Unlock()
 	close(i.launched)
 	return true
+}
+
+// launchFailed ends an instance that did not start, the plugin stopped
+// with reason; it returns false for launch.
+func (i *instance) launchFailed(reason string) bool {
+	close(i.launched)
+	i.p.mu.Lock()
+	i.p.decide(i, event{kind: evLaunchFailed, reason: reason})
+	i.p.mu.Unlock()
+	return false
 }
 
 // stoppedNow is a context already done: a Stop with no graces left.

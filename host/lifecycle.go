@@ -52,7 +52,11 @@ func (p *Plugin) decide(i *instance, ev event) bool {
 	}
 	switch ev.kind {
 	case evLaunched:
-		i.phase = greeting
+		// A stop asked while it launched (a Restart, a change) stands: its
+		// end is then no crash.
+		if i.phase == launching {
+			i.phase = greeting
+		}
 	case evLaunchFailed:
 		p.inst = nil
 		i.phase = gone

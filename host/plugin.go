@@ -20,6 +20,7 @@ type Plugin struct {
 	h       *Host
 	id      string // never changes: an update keeps the id
 	journal *journal.Journal
+	admit   func(*manifest.Manifest) error // Config.Admit, asked before every start
 
 	mu       sync.Mutex
 	m        *manifest.Manifest

@@ -97,10 +97,11 @@ func Services(o Options) []host.ServiceMaker {
 		},
 		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
 			return fssvc.New(fssvc.Config{
-				PluginID: env.Manifest.ID,
-				Granted:  env.Granted,
-				Roots:    fssvc.RootsFromAttach(env.Attached),
-				TempDir:  TempDir(env.Home, env.Manifest.ID),
+				PluginID:  env.Manifest.ID,
+				Granted:   env.Granted,
+				Roots:     fssvc.RootsFromAttach(env.Attached),
+				TempDir:   TempDir(env.Home, env.Manifest.ID),
+				PluginDir: env.Manifest.Dir,
 			}), nil
 		},
 		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -99,8 +100,13 @@ func (s *Server) cookieOK(r *http.Request) bool {
 	return err == nil && s.secretOK(c.Value)
 }
 
-// hostAllowed reports whether the Host header names the loopback address
-// the request was accepted on.
+// hostAllowed reports whether the Host header is one of the spellings of
+// the loopback address the request was accepted on: the address as Go
+// writes it (127.0.0.1:7777, [::1]:7777) or localhost:7777, byte for byte.
+// Every other spelling of the same address (an IPv4-mapped IPv6 literal, a
+// trailing dot, upper case, zero-padded or decimal-integer IPs, brackets
+// round IPv4, a zone) is refused: no browser sends one for the printed
+// address, and a lenient parse is what DNS rebinding tricks lean on.
 func hostAllowed(r *http.Request) bool {
 	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	if !ok {
@@ -110,15 +116,22 @@ func hostAllowed(r *http.Request) bool {
 	if !ok || !tcp.IP.IsLoopback() {
 		return false
 	}
-	host, port, err := net.SplitHostPort(r.Host)
-	if err != nil || port != itoa(tcp.Port) {
-		return false
+	return slices.Contains(hostSpellings(tcp), r.Host)
+}
+
+// hostSpellings are the Host headers accepted for a view listening on
+// addr. Port 80 may also come without it, as HTTP allows.
+func hostSpellings(addr *net.TCPAddr) []string {
+	port := itoa(addr.Port)
+	ip := addr.IP.String()
+	out := []string{net.JoinHostPort(ip, port), net.JoinHostPort("localhost", port)}
+	if addr.Port == 80 {
+		if strings.Contains(ip, ":") {
+			ip = "[" + ip + "]"
+		}
+		out = append(out, ip, "localhost")
 	}
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.Equal(tcp.IP)
+	return out
 }
 
 func setSecurityHeaders(w http.ResponseWriter) {

@@ -209,7 +209,11 @@ func installed(t testing.TB, home, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.Put(registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: m.Permissions})
+	consent, err := registry.Fingerprint(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Put(registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: m.Permissions, Consent: &consent})
 	if err := reg.Save(); err != nil {
 		t.Fatal(err)
 	}

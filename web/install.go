@@ -36,6 +36,13 @@ type window struct {
 	OldRuns    string       // what it ran before, when that changed
 	Gone       []capability // what the installed version asked and this one does not
 
+	// Fingerprint is the SHA-256 of the manifest shown: the install is
+	// refused if the folder changed while the window was open.
+	Fingerprint string
+	// Review is why an installed plugin's folder is no longer what the
+	// user consented to, when the window is that review.
+	Review string
+
 	// Error is why the folder cannot be installed: the same text as the
 	// CLI's install gives (field and fix).
 	Error string
@@ -61,6 +68,12 @@ func (s *Server) installWindow(dir string) window {
 		w.Error = err.Error()
 		return w
 	}
+	consent, err := registry.Fingerprint(m)
+	if err != nil {
+		w.Error = fmt.Sprintf("%s: cannot be installed: %v", filepath.Join(m.Dir, manifest.FileName), err)
+		return w
+	}
+	w.Fingerprint = consent.Manifest
 	w.ID, w.Name, w.Version, w.Description = m.ID, safetext.Line(m.Name.In(s.lang)), safetext.Line(m.Version), safetext.Line(m.Description.In(s.lang))
 	w.Runs, w.Command, w.Isolated = s.runs(m)
 	for _, h := range describedHarnesses(m) {
@@ -80,15 +93,38 @@ func (s *Server) installWindow(dir string) window {
 		}
 	}
 	w.Caps = s.capabilities(m, old, before)
+	if isUpdate {
+		w.Review = s.reviewReason(m.ID)
+		w.OldRuns = s.oldRuns(old, before, w)
+	}
 	if before != nil {
-		if runs, cmd, _ := s.runs(before); runs != w.Runs || cmd != w.Command {
-			w.OldRuns = strings.TrimSuffix(runs+": "+cmd, ": ")
-		}
 		for _, it := range permItems(s.lang, before.Permissions.Without(m.Permissions), manifest.Permissions{}) {
 			w.Gone = append(w.Gone, capability{Kind: it.Kind, KindLabel: it.KindLabel, Value: it.Value, Shown: it.Shown})
 		}
 	}
 	return w
+}
+
+// oldRuns is what the installed plugin ran, when the window shows
+// another program: what the user consented to at install (the registry's
+// record), else the manifest the host has. The host's manifest may be the
+// changed folder's already, so the record comes first.
+func (s *Server) oldRuns(old registry.Entry, before *manifest.Manifest, w window) string {
+	was := before
+	if c := old.Consent; c != nil {
+		was = &manifest.Manifest{Run: &manifest.Run{Command: c.Command, JS: c.JS}}
+		if c.Run == manifest.RunWASM {
+			was.Run.WASM = registry.ModuleFile
+		}
+	}
+	if was == nil {
+		return ""
+	}
+	runs, cmd, _ := s.runs(was)
+	if runs == w.Runs && cmd == w.Command {
+		return ""
+	}
+	return strings.TrimSuffix(runs+": "+cmd, ": ")
 }
 
 // capabilities lists what m asks, each ticked as the CLI would grant it:
@@ -149,21 +185,30 @@ func (s *Server) postInstall(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if err := s.install(context.WithoutCancel(r.Context()), m, granted); err != nil {
+	consent, err := registry.Fingerprint(m)
+	if err != nil {
+		fail(w, http.StatusUnprocessableEntity, fmt.Sprintf("%s: not installed: %v", filepath.Join(m.Dir, manifest.FileName), err))
+		return
+	}
+	if shown := r.PostForm.Get("fingerprint"); shown != "" && shown != consent.Manifest {
+		fail(w, http.StatusConflict, fmt.Sprintf("%s: not installed: the manifest changed while the window was open; read the plugin again and review what it asks now", filepath.Join(m.Dir, manifest.FileName)))
+		return
+	}
+	if err := s.install(context.WithoutCancel(r.Context()), m, granted, consent); err != nil {
 		fail(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	done(w, answer{Message: tr(s.lang, "done.install"), Redirect: "/plugins/" + m.ID})
 }
 
-func (s *Server) install(ctx context.Context, m *manifest.Manifest, granted manifest.Permissions) error {
+func (s *Server) install(ctx context.Context, m *manifest.Manifest, granted manifest.Permissions, consent registry.Consent) error {
 	s.changes.Lock()
 	defer s.changes.Unlock()
 	reg, err := registry.Open(s.home)
 	if err != nil {
 		return err
 	}
-	entry := registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: granted}
+	entry := registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: granted, Consent: &consent}
 	if old, ok := reg.Get(m.ID); ok {
 		entry.Disabled = old.Disabled // an update stays switched as it was
 	}
@@ -171,6 +216,7 @@ func (s *Server) install(ctx context.Context, m *manifest.Manifest, granted mani
 	if err := reg.Save(); err != nil {
 		return err
 	}
+	s.noteReview(m.ID, nil) // reviewed: what it runs now is what the user said yes to
 	defer s.states.publishList()
 	p, ok := s.host.Plugin(m.ID)
 	if !ok {

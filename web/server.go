@@ -57,12 +57,13 @@ type Server struct {
 
 	mu     sync.Mutex
 	broken map[string]string // id → why its folder cannot be loaded
+	review map[string]string // id → why its folder is not what the user consented to
 }
 
 // New opens the registry of the home and adds every installed plugin to a
 // new host. Nothing runs until a plugin is activated.
 func New(opts Options) (*Server, error) {
-	s := &Server{opts: opts, secret: opts.Secret, broken: map[string]string{}, states: newBroker()}
+	s := &Server{opts: opts, secret: opts.Secret, broken: map[string]string{}, review: map[string]string{}, states: newBroker()}
 	if s.secret == "" {
 		s.secret = NewSecret()
 	}
@@ -158,12 +159,21 @@ func (s *Server) sync(ctx context.Context) (*registry.Registry, error) {
 func (s *Server) reconcile(ctx context.Context, en registry.Entry, p *host.Plugin) {
 	dir, _ := filepath.Abs(en.Dir)
 	if m := p.Manifest(); m.Version != en.Version || m.Dir != dir {
+		// Only what the registry's consent covers is taken up (an install by
+		// the CLI); a folder edited since is left for the next start's check.
 		if next, err := s.load(en.Dir); err == nil && next.ID == en.ID {
-			p.Update(ctx, next)
+			if err := en.Consent.Check(next); err != nil {
+				s.noteReview(en.ID, err)
+			} else {
+				p.Update(ctx, next)
+			}
 		}
 	}
 	if granted := en.Granted.Intersect(p.Manifest().Permissions); !samePermissions(granted, p.Granted()) {
 		p.SetGranted(ctx, granted)
+	}
+	if s.reviewReason(en.ID) != "" {
+		s.noteReview(en.ID, en.Consent.Check(p.Manifest())) // installed again meanwhile, by the CLI
 	}
 	switch st := p.Status().State; {
 	case en.Disabled && st != host.StateDisabled:
@@ -198,7 +208,10 @@ func (s *Server) addLocked(en registry.Entry) {
 		settings, err = registry.LoadSettings(s.home, en.ID)
 		if err == nil {
 			granted := en.Granted.Intersect(m.Permissions)
-			_, err = s.host.Add(m, host.Config{Granted: &granted, Settings: settings, Disabled: en.Disabled})
+			_, err = s.host.Add(m, host.Config{Granted: &granted, Settings: settings, Disabled: en.Disabled, Admit: s.admit})
+		}
+		if err == nil {
+			s.noteReview(en.ID, en.Consent.Check(m))
 		}
 	}
 	s.mu.Lock()
@@ -208,6 +221,45 @@ func (s *Server) addLocked(en registry.Entry) {
 		return
 	}
 	delete(s.broken, en.ID)
+}
+
+// admit is every start's check of an installed plugin (host.Config.Admit):
+// the folder must still be what the user consented to at install, as the
+// registry records it now (an install by the CLI meanwhile counts).
+func (s *Server) admit(m *manifest.Manifest) error {
+	reg, err := registry.Open(s.home)
+	if err != nil {
+		return fmt.Errorf("not started: %v", err)
+	}
+	en, ok := reg.Get(m.ID)
+	if !ok {
+		return fmt.Errorf("not started: it is not installed (escouade-plugin install %s)", m.Dir)
+	}
+	err = en.Consent.Check(m)
+	if s.noteReview(m.ID, err) {
+		s.states.publishList() // the list offers the review, or no longer
+	}
+	return err
+}
+
+// noteReview remembers whether plugin id needs a review (err is its
+// consent check) and reports whether that changed.
+func (s *Server) noteReview(id string, err error) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	before, had := s.review[id]
+	if err == nil {
+		delete(s.review, id)
+		return had
+	}
+	s.review[id] = err.Error()
+	return before != err.Error()
+}
+
+func (s *Server) reviewReason(id string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.review[id]
 }
 
 func (s *Server) load(dir string) (*manifest.Manifest, error) {

@@ -31,7 +31,8 @@ func (s *Server) stateOf(id string, st host.Status) stateView {
 type row struct {
 	ID, Name, Version, Kind, Dir, Description string
 	Disabled                                  bool
-	Runs                                      bool // it has a program Restart can start
+	Runs                                      bool   // it has a program Restart can start
+	Review                                    string // why its folder needs a review, if it does
 	State                                     stateView
 	Manifest                                  *manifest.Manifest
 	Plugin                                    *host.Plugin
@@ -62,6 +63,7 @@ func (s *Server) rowOf(en registry.Entry) row {
 	r.Kind = s.kindOf(m)
 	r.Runs = m.Run.Kind() != manifest.RunNone && len(m.Activation) > 0
 	r.State = s.stateOf(en.ID, p.Status())
+	r.Review = s.reviewReason(en.ID)
 	if r.State.State != string(host.StateDisabled) {
 		if why, absent := s.harnessAbsent(m); absent {
 			r.State.State, r.State.Label, r.State.Reason = "absent", harness.Absent, safetext.Line(why)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -62,11 +63,17 @@ func cmdInstall(e env, args []string) error {
 	if _, err := precompile(context.Background(), home, m, progressTo(e.stderr, asJSON)); err != nil {
 		return fmt.Errorf("%s: not installed: %v", filepath.Join(dir, manifest.FileName), err)
 	}
+	// What the window below shows is what is recorded as consented to: a
+	// start whose folder no longer matches it is refused.
+	consent, err := registry.Fingerprint(m)
+	if err != nil {
+		return fmt.Errorf("%s: not installed: %v", filepath.Join(dir, manifest.FileName), err)
+	}
 	reg, err := registry.Open(home)
 	if err != nil {
 		return err
 	}
-	entry := registry.Entry{ID: m.ID, Dir: dir, Version: m.Version, Granted: m.Permissions}
+	entry := registry.Entry{ID: m.ID, Dir: dir, Version: m.Version, Granted: m.Permissions, Consent: &consent}
 	if old, ok := reg.Get(m.ID); ok {
 		// An update: what the user took back stays taken back, and it stays
 		// switched as it was.
@@ -214,6 +221,10 @@ func cmdList(e env, args []string) error {
 		if en.Disabled {
 			state = "disabled"
 		}
+		var changed *registry.ChangedError
+		if errors.As(consented(en), &changed) {
+			state += ", needs review"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", en.ID, en.Version, state, en.Dir)
 	}
 	return tw.Flush()
@@ -284,6 +295,14 @@ func cmdSwitch(op string) func(e env, args []string) error {
 			if en.Disabled {
 				return fmt.Errorf("%s is disabled: enable it first (escouade-plugin enable %s)", en.ID, en.ID)
 			}
+		}
+		if op == "restart" || op == "enable" {
+			if err := consented(en); err != nil {
+				why := strings.TrimPrefix(err.Error(), "not started: ")
+				return fmt.Errorf("%s not %s: %s", en.ID, map[string]string{"restart": "restarted", "enable": "enabled"}[op], why)
+			}
+		}
+		switch op {
 		case "enable":
 			en.Disabled = false
 		case "disable":
@@ -304,6 +323,16 @@ func cmdSwitch(op string) func(e env, args []string) error {
 		fmt.Fprintf(e.stdout, "%s %s\n", en.ID, msg)
 		return nil
 	}
+}
+
+// consented checks an installed plugin's folder against what the user
+// consented to at install, as every start of the host does.
+func consented(en registry.Entry) error {
+	m, err := manifest.Load(en.Dir, manifest.LoadOptions{AppVersion: host.AppVersion})
+	if err != nil {
+		return err
+	}
+	return en.Consent.Check(m)
 }
 
 func writeJSON(w io.Writer, v any) error {

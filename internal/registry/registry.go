@@ -27,6 +27,9 @@ type Entry struct {
 	Version  string               `json:"version"`
 	Disabled bool                 `json:"disabled,omitempty"`
 	Granted  manifest.Permissions `json:"granted"`
+	// Consent is what the user said yes to at install; nil for an install
+	// recorded before consents were (it needs a review).
+	Consent *Consent `json:"consent,omitempty"`
 }
 
 // The largest files of the home read: a registry entry is a few hundred

@@ -49,7 +49,7 @@ func existing(root *os.Root, loc Location, followLast bool) (resolved, *services
 // readText serves fs/read: UTF-8 text of a regular file, 8 MiB at most.
 // The file opened must be the one the path names once opened, so a link
 // swapped in meanwhile is caught.
-func readText(root *os.Root, loc Location) (any, *services.Error) {
+func readText(_ *Service, root *os.Root, loc Location) (any, *services.Error) {
 	r, refusal := existing(root, loc, true)
 	if refusal != nil {
 		return nil, refusal
@@ -105,6 +105,9 @@ func stillNamed(root *os.Root, loc Location, f *os.File) *services.Error {
 	if !os.SameFile(opened, again.info) {
 		return forbidden(loc.Root, loc.Path, "the folder changed while the file was opened")
 	}
+	if refusal := hardLinked(loc, f, opened); refusal != nil {
+		return refusal
+	}
 	return checkRegular(loc, opened)
 }
 
@@ -119,7 +122,7 @@ func (s *Service) write(_ context.Context, params json.RawMessage) (any, error) 
 		return nil, bad
 	}
 	defer root.Close()
-	if bad := writeText(root, loc, p.Text); bad != nil {
+	if bad := s.writeText(root, loc, p.Text); bad != nil {
 		return nil, bad
 	}
 	return nil, nil
@@ -129,10 +132,13 @@ func (s *Service) write(_ context.Context, params json.RawMessage) (any, error) 
 // answers no -32005 (the schema's errors), so it fails and names the fix.
 const noFolder = "its folder does not exist (" + proto.MethodFsMkdir + " makes it)"
 
-func writeText(root *os.Root, loc Location, text string) *services.Error {
+func (s *Service) writeText(root *os.Root, loc Location, text string) *services.Error {
 	r, refusal := walk(root, loc, true)
 	if refusal != nil {
 		return refusal
+	}
+	if s.own.holds(root, loc.Dir, r.full()) {
+		return refuseOwn(loc)
 	}
 	switch {
 	case len(r.missing) > 1:
@@ -144,12 +150,18 @@ func writeText(root *os.Root, loc Location, text string) *services.Error {
 	case len(r.missing) == 0 && !r.info.Mode().IsRegular():
 		return failed(loc.Root, loc.Path, "not a regular file (%s)", r.info.Mode().Type())
 	}
-	f, err := root.OpenFile(r.full(), os.O_WRONLY|os.O_CREATE|os.O_TRUNC|nonBlocking, 0o644)
+	// Not truncated at open: a file with another name is refused before
+	// anything of it changes.
+	f, err := root.OpenFile(r.full(), os.O_WRONLY|os.O_CREATE|nonBlocking, 0o644)
 	if isMissing(err) {
 		return failed(loc.Root, loc.Path, noFolder)
 	}
 	if err != nil {
 		return osFailure(loc, err)
+	}
+	if refusal := writable(loc, f); refusal != nil {
+		f.Close()
+		return refusal
 	}
 	if _, err := io.WriteString(f, text); err != nil {
 		f.Close()
@@ -161,8 +173,27 @@ func writeText(root *os.Root, loc Location, text string) *services.Error {
 	return nil
 }
 
+// writable checks the file opened for fs/write: a regular file with one
+// name; it is then emptied for the new text.
+func writable(loc Location, f *os.File) *services.Error {
+	info, err := f.Stat()
+	if err != nil {
+		return osFailure(loc, err)
+	}
+	if !info.Mode().IsRegular() {
+		return failed(loc.Root, loc.Path, "not a regular file (%s)", info.Mode().Type())
+	}
+	if refusal := hardLinked(loc, f, info); refusal != nil {
+		return refusal
+	}
+	if err := f.Truncate(0); err != nil {
+		return osFailure(loc, err)
+	}
+	return nil
+}
+
 // listFolder serves fs/list: the entries of a folder, by name.
-func listFolder(root *os.Root, loc Location) (any, *services.Error) {
+func listFolder(_ *Service, root *os.Root, loc Location) (any, *services.Error) {
 	r, refusal := existing(root, loc, true)
 	if refusal != nil {
 		return nil, refusal
@@ -209,7 +240,7 @@ func describeEntry(root *os.Root, path string, e fs.DirEntry) proto.FsEntry {
 }
 
 // statPath serves fs/stat.
-func statPath(root *os.Root, loc Location) (any, *services.Error) {
+func statPath(_ *Service, root *os.Root, loc Location) (any, *services.Error) {
 	r, refusal := existing(root, loc, true)
 	if refusal != nil {
 		return nil, refusal
@@ -222,13 +253,16 @@ func statPath(root *os.Root, loc Location) (any, *services.Error) {
 }
 
 // removePath serves fs/remove: a file, a link or an empty folder.
-func removePath(root *os.Root, loc Location) (any, *services.Error) {
+func removePath(s *Service, root *os.Root, loc Location) (any, *services.Error) {
 	r, refusal := existing(root, loc, false)
 	if refusal != nil {
 		return nil, refusal
 	}
 	if len(r.names) == 0 {
 		return nil, forbidden(loc.Root, loc.Path, "the root itself")
+	}
+	if s.own.holds(root, loc.Dir, r.path()) {
+		return nil, refuseOwn(loc)
 	}
 	if err := root.Remove(r.path()); err != nil {
 		if r.info.IsDir() {
@@ -246,7 +280,7 @@ func removePath(root *os.Root, loc Location) (any, *services.Error) {
 }
 
 // makeFolder serves fs/mkdir: the folder and its missing parents.
-func makeFolder(root *os.Root, loc Location) (any, *services.Error) {
+func makeFolder(s *Service, root *os.Root, loc Location) (any, *services.Error) {
 	r, refusal := walk(root, loc, true)
 	if refusal != nil {
 		return nil, refusal
@@ -256,6 +290,9 @@ func makeFolder(root *os.Root, loc Location) (any, *services.Error) {
 			return nil, failed(loc.Root, loc.Path, "a file is in the way")
 		}
 		return nil, nil
+	}
+	if s.own.holds(root, loc.Dir, r.full()) {
+		return nil, refuseOwn(loc)
 	}
 	if err := root.MkdirAll(r.full(), 0o755); err != nil {
 		return nil, osFailure(loc, err)

@@ -22,16 +22,20 @@ type Config struct {
 	Roots RootsFunc
 	// TempDir is the plugin's own temporary folder, made when first used.
 	TempDir string
+	// PluginDir is the plugin's folder: nothing in it is ever changed
+	// through fs/*, whatever root holds it.
+	PluginDir string
 }
 
 // Service is the disk of one instance of a program.
 type Service struct {
 	roots *Roots
+	own   ownFolder
 }
 
 // New makes the disk of one instance.
 func New(c Config) *Service {
-	return &Service{roots: NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir)}
+	return &Service{roots: NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir), own: newOwnFolder(c.PluginDir)}
 }
 
 // Methods gives the handlers of fs/*.
@@ -76,7 +80,7 @@ func pathParams(params json.RawMessage) (proto.FsPathParams, *services.Error) {
 }
 
 // handler runs op on the opened root of the params.
-func (s *Service) handler(write bool, op func(*os.Root, Location) (any, *services.Error)) services.Handler {
+func (s *Service) handler(write bool, op func(*Service, *os.Root, Location) (any, *services.Error)) services.Handler {
 	return func(_ context.Context, params json.RawMessage) (any, error) {
 		p, bad := pathParams(params)
 		if bad != nil {
@@ -87,7 +91,7 @@ func (s *Service) handler(write bool, op func(*os.Root, Location) (any, *service
 			return nil, bad
 		}
 		defer root.Close()
-		result, bad := op(root, loc)
+		result, bad := op(s, root, loc)
 		if bad != nil {
 			return nil, bad
 		}

@@ -1,0 +1,212 @@
+package registry
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// Consent is what the user said yes to at install: the program the plugin
+// runs, as the install window showed it, and a SHA-256 fingerprint of the
+// manifest and of every file of the folder that program is. A start whose
+// manifest or program no longer matches is not a start the user agreed to
+// (docs/protocol.md#consent). The permissions granted are Entry.Granted.
+type Consent struct {
+	// Run is the kind of program: "process", "js", "wasm", or "" for none.
+	Run manifest.RunKind `json:"run"`
+	// Command is run.command of a process, JS the bundle's path of run.js.
+	Command []string `json:"command,omitempty"`
+	JS      string   `json:"js,omitempty"`
+	// Manifest is the hex SHA-256 of escouade-plugin.json.
+	Manifest string `json:"manifest"`
+	// Files maps each file of the folder the program is (plugin.wasm, the
+	// bundle, a process's "./" program and "./" arguments), by its path
+	// in the folder, to its hex SHA-256.
+	Files map[string]string `json:"files,omitempty"`
+}
+
+// ModuleFile is a run.wasm plugin's module beside its manifest, as the
+// WASM transport reads it.
+const ModuleFile = "plugin.wasm"
+
+// MaxFingerprinted is the largest file fingerprinted: past it the plugin
+// is not installed (and a start is refused), so that a sparse or growing
+// file cannot make every start read for ever.
+const MaxFingerprinted = 1 << 30
+
+// Fingerprint records what m runs now, read from its folder: the consent
+// an install stores. An error names the file that cannot be fingerprinted.
+func Fingerprint(m *manifest.Manifest) (Consent, error) {
+	c := Consent{Run: m.Run.Kind()}
+	switch c.Run {
+	case manifest.RunProcess:
+		c.Command = slices.Clone(m.Run.Command)
+	case manifest.RunJS:
+		c.JS = m.Run.JS
+	}
+	sum, err := fileSHA256(filepath.Join(m.Dir, manifest.FileName))
+	if err != nil {
+		return Consent{}, err
+	}
+	c.Manifest = sum
+	for _, rel := range programFiles(m) {
+		sum, err := fileSHA256(filepath.Join(m.Dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return Consent{}, err
+		}
+		if c.Files == nil {
+			c.Files = map[string]string{}
+		}
+		c.Files[rel] = sum
+	}
+	return c, nil
+}
+
+// programFiles are the paths, in m's folder, of the files its program is:
+// the module, the bundle, or the "./" elements of a process's command that
+// are regular files (a program shipped in the folder and the scripts it is
+// given). A "./" element that is no file is an argument, not a program.
+func programFiles(m *manifest.Manifest) []string {
+	switch m.Run.Kind() {
+	case manifest.RunWASM:
+		return []string{ModuleFile}
+	case manifest.RunJS:
+		return []string{path.Clean(filepath.ToSlash(m.Run.JS))}
+	case manifest.RunProcess:
+		var out []string
+		for _, arg := range m.Run.Command {
+			if !strings.HasPrefix(arg, "./") {
+				continue
+			}
+			rel := path.Clean(arg)
+			if info, err := os.Stat(filepath.Join(m.Dir, filepath.FromSlash(rel))); err == nil && info.Mode().IsRegular() && !slices.Contains(out, rel) {
+				out = append(out, rel)
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// ChangedError is why a start is refused: the folder is not what the user
+// consented to. Its text says what changed and how to review it again.
+type ChangedError struct {
+	ID, Dir string
+	What    string // "its manifest escouade-plugin.json changed", …
+}
+
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("not started: the folder changed since it was installed (%s): review it again with escouade-plugin install %s, or Review in the Plugins view", e.What, e.Dir)
+}
+
+// Check compares what m would run now with the consent c: the run kind and
+// command m was loaded with, and the fingerprints of the manifest and the
+// program's files on disk. A nil c is an install recorded before consents
+// were: it too needs a review (docs/RATIONALE.md says why).
+func (c *Consent) Check(m *manifest.Manifest) error {
+	changed := func(format string, a ...any) error {
+		return &ChangedError{ID: m.ID, Dir: m.Dir, What: fmt.Sprintf(format, a...)}
+	}
+	if c == nil {
+		return changed("it was installed before Escouade recorded what you consented to")
+	}
+	now, err := Fingerprint(m)
+	if err != nil {
+		return changed("%v", err)
+	}
+	switch {
+	case now.Run != c.Run:
+		return changed("it ran %s and now runs %s", runText(c.Run), runText(now.Run))
+	case !slices.Equal(now.Command, c.Command) || now.JS != c.JS:
+		return changed("its run changed from %s to %s", c.runLine(), now.runLine())
+	case now.Manifest != c.Manifest:
+		return changed("its manifest %s changed", manifest.FileName)
+	}
+	for _, rel := range slices.Sorted(maps.Keys(union(now.Files, c.Files))) {
+		if now.Files[rel] != c.Files[rel] {
+			return changed("its program file %s changed", rel)
+		}
+	}
+	return nil
+}
+
+func union(a, b map[string]string) map[string]string {
+	out := maps.Clone(a)
+	if out == nil {
+		out = map[string]string{}
+	}
+	maps.Copy(out, b)
+	return out
+}
+
+// runLine is the run as one line of text.
+func (c *Consent) runLine() string {
+	switch c.Run {
+	case manifest.RunProcess:
+		return fmt.Sprintf("the program %q", strings.Join(c.Command, " "))
+	case manifest.RunJS:
+		return fmt.Sprintf("the bundle %q", c.JS)
+	}
+	return runText(c.Run)
+}
+
+func runText(k manifest.RunKind) string {
+	switch k {
+	case manifest.RunProcess:
+		return "a program on your computer"
+	case manifest.RunJS:
+		return "a JS bundle inside Escouade"
+	case manifest.RunWASM:
+		return "a WASM module inside Escouade"
+	}
+	return "no program"
+}
+
+// fileSHA256 is the hex SHA-256 of the regular file at p. The file is
+// opened without waiting (a FIFO put in its place cannot hang a start)
+// and must be a regular file of at most MaxFingerprinted bytes.
+func fileSHA256(p string) (string, error) {
+	name := filepath.Base(p)
+	f, err := os.OpenFile(p, os.O_RDONLY|nonBlocking, 0)
+	if err != nil {
+		return "", fmt.Errorf("%s cannot be read: %v", name, errorText(err))
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("%s cannot be read: %v", name, errorText(err))
+	}
+	if !info.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", name)
+	}
+	if info.Size() > MaxFingerprinted {
+		return "", fmt.Errorf("%s is larger than %d MiB, the most Escouade fingerprints", name, MaxFingerprinted>>20)
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, MaxFingerprinted+1))
+	if err != nil {
+		return "", fmt.Errorf("%s cannot be read: %v", name, errorText(err))
+	}
+	if n > MaxFingerprinted {
+		return "", fmt.Errorf("%s grew past %d MiB while it was read", name, MaxFingerprinted>>20)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// errorText is an error without the path the os package puts in front:
+// the sentence names the file itself.
+func errorText(err error) string {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
