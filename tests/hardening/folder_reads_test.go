@@ -129,11 +129,11 @@ func attempt(t *testing.T, stdin string, args ...string) (string, int, int64) {
 	if err != nil && cmd.ProcessState == nil {
 		t.Fatalf("escouade-plugin %v: %v", args, err)
 	}
-	return out.String(), cmd.ProcessState.ExitCode(), peakRSS(cmd)
+	return out.String(), cmd.ProcessState.ExitCode(), endedPeakKB(cmd)
 }
 
-// peakRSS is the peak resident memory of an ended command, in KB.
-func peakRSS(cmd *exec.Cmd) int64 {
+// endedPeakKB is the peak resident memory of an ended command, in KB.
+func endedPeakKB(cmd *exec.Cmd) int64 {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		return ru.Maxrss
 	}
@@ -141,7 +141,7 @@ func peakRSS(cmd *exec.Cmd) int64 {
 }
 
 // An installed plugin whose manifest became a named pipe does not hang
-// the view: the list page answers, showing the plugin as one that cannot
+// the readsView: the list page answers, showing the plugin as one that cannot
 // load, with the sentence.
 func TestViewListsAPluginWhoseManifestIsANamedPipe(t *testing.T) {
 	home := t.TempDir()
@@ -162,7 +162,7 @@ func TestViewListsAPluginWhoseManifestIsANamedPipe(t *testing.T) {
 	v.stop(t)
 }
 
-// The view's install window and its Install refuse a hostile manifest,
+// The readsView's install window and its Install refuse a hostile manifest,
 // module or bundle with the sentence, at once, without reading it whole.
 func TestViewInstallOfHostileFiles(t *testing.T) {
 	v := startView(t, t.TempDir())
@@ -186,8 +186,8 @@ func TestViewInstallOfHostileFiles(t *testing.T) {
 	v.stop(t)
 }
 
-// view is a running escouade-plugin serve.
-type view struct {
+// readsView is a running escouade-plugin serve.
+type readsView struct {
 	cmd    *exec.Cmd
 	base   string // http://127.0.0.1:port
 	secret string
@@ -197,9 +197,9 @@ type view struct {
 
 // startView starts serve on a free port of loopback and waits for the
 // address it prints.
-func startView(t *testing.T, home string) *view {
+func startView(t *testing.T, home string) *readsView {
 	t.Helper()
-	v := &view{cmd: exec.Command(filepath.Join(bins, "escouade-plugin"), "serve", "--addr", "127.0.0.1:0", "--home", home)}
+	v := &readsView{cmd: exec.Command(filepath.Join(bins, "escouade-plugin"), "serve", "--addr", "127.0.0.1:0", "--home", home)}
 	stdout, err := v.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +226,7 @@ func startView(t *testing.T, home string) *view {
 	return v
 }
 
-func (v *view) get(t *testing.T, path string) (int, string) {
+func (v *readsView) get(t *testing.T, path string) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, v.base+path, nil)
 	if err != nil {
@@ -236,7 +236,7 @@ func (v *view) get(t *testing.T, path string) (int, string) {
 	return v.do(t, req)
 }
 
-func (v *view) post(t *testing.T, path string, form url.Values) (int, string) {
+func (v *readsView) post(t *testing.T, path string, form url.Values) (int, string) {
 	t.Helper()
 	req, err := http.NewRequest(http.MethodPost, v.base+path, strings.NewReader(form.Encode()))
 	if err != nil {
@@ -247,7 +247,7 @@ func (v *view) post(t *testing.T, path string, form url.Values) (int, string) {
 	return v.do(t, req)
 }
 
-func (v *view) do(t *testing.T, req *http.Request) (int, string) {
+func (v *readsView) do(t *testing.T, req *http.Request) (int, string) {
 	t.Helper()
 	resp, err := v.client.Do(req)
 	if err != nil {
@@ -259,12 +259,12 @@ func (v *view) do(t *testing.T, req *http.Request) (int, string) {
 }
 
 // stop interrupts serve, waits for it and checks its peak memory.
-func (v *view) stop(t *testing.T) {
+func (v *readsView) stop(t *testing.T) {
 	t.Helper()
 	v.cmd.Process.Signal(os.Interrupt)
 	v.cmd.Wait()
 	v.ended = true
-	if rss := peakRSS(v.cmd); rss > maxRSSKB {
+	if rss := endedPeakKB(v.cmd); rss > maxRSSKB {
 		t.Errorf("serve: peak memory %d MB, past %d MB", rss>>10, maxRSSKB>>10)
 	}
 }

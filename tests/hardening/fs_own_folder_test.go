@@ -56,9 +56,9 @@ func relay(t *testing.T, s *session, id, method string, params map[string]any) (
 	return 0, r.Result.Result
 }
 
-// relayPlugin writes the relay plugin in a folder "me" inside agent, the
+// ownFolderRelayPlugin writes the relay plugin in a folder "me" inside agent, the
 // folder an agent will work in, asking for that root.
-func relayPlugin(t *testing.T, agent string) string {
+func ownFolderRelayPlugin(t *testing.T, agent string) string {
 	t.Helper()
 	dir := filepath.Join(agent, "plugins", "me")
 	m := map[string]any{
@@ -79,7 +79,7 @@ func relayPlugin(t *testing.T, agent string) string {
 func TestModuleCannotRewriteItsOwnFolder(t *testing.T) {
 	base := t.TempDir()
 	agent := filepath.Join(base, "work")
-	dir := relayPlugin(t, agent)
+	dir := ownFolderRelayPlugin(t, agent)
 	before, _ := os.ReadFile(filepath.Join(dir, "escouade-plugin.json"))
 	if err := os.Symlink("plugins/me", filepath.Join(agent, "alias")); err != nil {
 		t.Fatal(err)

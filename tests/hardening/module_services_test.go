@@ -221,7 +221,7 @@ func TestNetFetchBounded(t *testing.T) {
 	// The peak resident memory of the host: the bodies in flight are
 	// bounded to 16 MiB; 400 MB is generous for the engine and the race
 	// of 16 requests on a loaded machine, and ten times below the 4.2 GB.
-	peak := peakRSS(t, s.cmd.Process.Pid)
+	peak := livePeakRSS(t, s.cmd.Process.Pid)
 	t.Logf("the host peaked at %d MiB", peak>>20)
 	if peak > 400<<20 {
 		t.Errorf("the host peaked at %d MiB", peak>>20)
@@ -229,8 +229,8 @@ func TestNetFetchBounded(t *testing.T) {
 	s.close()
 }
 
-// peakRSS reads VmHWM of pid, in bytes.
-func peakRSS(t *testing.T, pid int) int64 {
+// livePeakRSS reads VmHWM of pid, in bytes.
+func livePeakRSS(t *testing.T, pid int) int64 {
 	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
