@@ -141,7 +141,7 @@ func endedPeakKB(cmd *exec.Cmd) int64 {
 }
 
 // An installed plugin whose manifest became a named pipe does not hang
-// the readsView: the list page answers, showing the plugin as one that cannot
+// the view: the list page answers, showing the plugin as one that cannot
 // load, with the sentence.
 func TestViewListsAPluginWhoseManifestIsANamedPipe(t *testing.T) {
 	home := t.TempDir()
@@ -162,7 +162,7 @@ func TestViewListsAPluginWhoseManifestIsANamedPipe(t *testing.T) {
 	v.stop(t)
 }
 
-// The readsView's install window and its Install refuse a hostile manifest,
+// The view's install window and its Install refuse a hostile manifest,
 // module or bundle with the sentence, at once, without reading it whole.
 func TestViewInstallOfHostileFiles(t *testing.T) {
 	v := startView(t, t.TempDir())
