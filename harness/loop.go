@@ -163,12 +163,14 @@ func (s *Session) feed(l line) {
 // take writes the client's lines and handles its items.
 func (s *Session) take(items []acp.Item, outs []acp.Out) {
 	s.stdin.send(outLines(outs)...)
-	for _, it := range items {
-		s.handle(it)
-	}
+	// The totals are kept before the items go out: whoever sees a turn
+	// item and then asks for Totals must find that turn counted.
 	s.mu.Lock()
 	s.totals = s.client.Totals()
 	s.mu.Unlock()
+	for _, it := range items {
+		s.handle(it)
+	}
 	if s.client.Ended() {
 		s.stopAgent()
 	}
