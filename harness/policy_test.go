@@ -1,11 +1,14 @@
 package harness
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // TestPermissionCardsByMode plays the same five cards under each mode: a
@@ -149,4 +152,21 @@ func writeFile(t *testing.T, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestModesOutsideCapsAreRefused: a mode caps.modes does not list never
+// becomes the session's mode, at start or later, so the policy never
+// sees it; readOnly needs caps.readOnly.
+func TestModesOutsideCapsAreRefused(t *testing.T) {
+	w := newWorld(t)
+	m := fakeManifest(t, func(h *manifest.Harness) {
+		h.Caps.Modes = []manifest.Mode{{ID: ModeDefault}}
+		delete(h.Caps.Other, CapReadOnly)
+	})
+	for _, mode := range []string{ModeBypassPermissions, acp.ReadOnly} {
+		if _, err := Start(context.Background(), Options{Manifest: m, Cwd: w.dir, Mode: mode, Env: agentEnvFor(w.script(t, "updates.json"), filepath.Join(t.TempDir(), "r"))}); err == nil || !strings.Contains(err.Error(), "caps.") {
+			t.Errorf("start in %s: %v", mode, err)
+		}
+	}
+	diff(t, "offered", []string{ModeDefault}, OfferedModes(&m.Contributes.Harnesses[0]))
 }

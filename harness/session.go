@@ -56,6 +56,9 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckMode(h, opts.Mode); err != nil {
+		return nil, err
+	}
 	s := &Session{opts: opts, harness: h, id: ID(opts.Manifest.ID, h.ID), mode: opts.Mode,
 		asks: map[string]chan askReply{}, noticed: map[string]bool{},
 		work: bqueue.New[func()](0, bqueue.Refuse), lines: make(chan line, linesBuffered),
@@ -204,8 +207,11 @@ func (s *Session) AnswerQuestion(request string, answers [][]string) error {
 func (s *Session) Cancel() error { return s.post(s.cancel) }
 
 // SetMode changes the app mode: the agent's ACP mode and the permission
-// policy.
+// policy. A mode the harness does not offer (CheckMode) is refused.
 func (s *Session) SetMode(mode string) error {
+	if err := CheckMode(s.harness, mode); err != nil {
+		return err // refused here, it reaches neither the agent nor the policy
+	}
 	return s.post(func() { s.setMode(mode) })
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -65,6 +66,13 @@ func cmdHarness(e env, args []string) error {
 	m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: f.appVersion})
 	if err != nil {
 		return err
+	}
+	h, err := harness.Pick(m, f.harness)
+	if err != nil {
+		return err
+	}
+	if err := harness.CheckMode(h, cmp.Or(f.mode, harness.DefaultMode)); err != nil {
+		return usagef("--mode: %v", err) // a mode it does not offer is a mistake of the command line
 	}
 	return runHarness(e, m, &f)
 }
