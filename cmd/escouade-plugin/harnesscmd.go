@@ -21,6 +21,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/harness/mcp"
 	"github.com/escouade-dev/escouade-plugin/harness/term"
 	"github.com/escouade-dev/escouade-plugin/internal/console"
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -30,6 +31,7 @@ type harnessFlags struct {
 	harness, mode, model, cwd, agent string
 	fences                           dirList
 	json                             bool
+	cwdSet, agentSet                 bool // given on the command line
 }
 
 func (f *harnessFlags) register(fs *flag.FlagSet) {
@@ -57,14 +59,31 @@ func cmdHarness(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("want one plugin folder: escouade-plugin harness DIR")
-	}
+	fs.Visit(func(fl *flag.Flag) {
+		f.cwdSet = f.cwdSet || fl.Name == "cwd"
+		f.agentSet = f.agentSet || fl.Name == "agent"
+	})
 	if err := harness.CheckAgentID(f.agent); err != nil {
 		return usagef("--agent: %v", err)
 	}
-	m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: f.appVersion})
+	var dir string
+	switch {
+	case len(pos) == 1:
+		dir = pos[0]
+	case len(pos) == 0 && f.agentSet:
+		// A kept agent started again by its id: its plugin's installed
+		// folder, harness, folder and mode come from its record.
+		if dir, err = resumeAgent(f.homeDir(), &f); err != nil {
+			return err
+		}
+	default:
+		return usagef("want one plugin folder: escouade-plugin harness DIR (or --agent ID alone, to start a kept agent again)")
+	}
+	m, err := manifest.Load(dir, manifest.LoadOptions{AppVersion: f.appVersion})
 	if err != nil {
+		return err
+	}
+	if err := harnessSwitchedOn(f.homeDir(), m.ID); err != nil {
 		return err
 	}
 	h, err := harness.Pick(m, f.harness)
@@ -124,6 +143,28 @@ func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
 	}
 	session.Store(s)
 	return con.serve(ctx, s)
+}
+
+// harnessSwitchedOn refuses to start an agent while the ACP harness is
+// switched off, or while the plugin, installed under the home, is
+// disabled: neither the app nor the command line runs what the user
+// switched off. A folder that is not installed runs, as run runs it.
+func harnessSwitchedOn(home, plugin string) error {
+	on, err := harness.ACPEnabled(home)
+	if err != nil {
+		return err
+	}
+	if !on {
+		return fmt.Errorf("the ACP harness %s is disabled: no described harness runs until it is enabled (escouade-plugin enable %s)", harness.ACPPluginID, harness.ACPPluginID)
+	}
+	reg, err := registry.Open(home)
+	if err != nil {
+		return err
+	}
+	if en, ok := reg.Get(plugin); ok && en.Disabled {
+		return fmt.Errorf("%s is installed and disabled: its harnesses do not run until it is enabled (escouade-plugin enable %s)", plugin, plugin)
+	}
+	return nil
 }
 
 // checkFolder refuses a folder flag that names no folder, naming the flag
