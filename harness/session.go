@@ -125,10 +125,14 @@ func (s *Session) versionNotices(ctx context.Context, path string, env []string)
 	if err != nil {
 		return []string{fmt.Sprintf("cannot read the version of %s: %v", s.harness.Name.In(s.opts.Lang), err)}
 	}
-	if n := TestedNotice(s.harness.Name.In(s.opts.Lang), v, s.harness.Tested); n != "" {
-		return []string{n}
+	n := TestedNotice(s.harness.Name.In(s.opts.Lang), v, s.harness.Tested)
+	if n == "" {
+		return nil
 	}
-	return nil
+	if old := s.harness.Tested.Oldest; old != "" && compareVersions(v, old) < 0 && s.harness.UpdateCommand != "" {
+		n += fmt.Sprintf(" (update it with: %s)", s.harness.UpdateCommand) // older than tried: an update is what helps
+	}
+	return []string{n}
 }
 
 func (s *Session) launch(path string, env []string) error {

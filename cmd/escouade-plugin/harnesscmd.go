@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/harness/term"
 	"github.com/escouade-dev/escouade-plugin/internal/console"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -30,7 +32,7 @@ type harnessFlags struct {
 	common
 	harness, mode, model, cwd, agent string
 	fences                           dirList
-	json                             bool
+	json, update                     bool
 	cwdSet, agentSet                 bool // given on the command line
 }
 
@@ -43,6 +45,7 @@ func (f *harnessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.agent, "agent", harness.DefaultAgent, "the agent's name: its conversation is kept under home and re-attached")
 	fs.Var(&f.fences, "fence", "DIR: a private project's folder the agent must not touch (repeatable)")
 	fs.BoolVar(&f.json, "json", false, "the JSON-lines console even in a terminal")
+	fs.BoolVar(&f.update, "update", false, "print the command that updates the agent's program (updateCommand), for you to run; nothing starts")
 }
 
 // dirList is a repeatable folder flag.
@@ -83,11 +86,14 @@ func cmdHarness(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := harnessSwitchedOn(f.homeDir(), m.ID); err != nil {
-		return err
-	}
 	h, err := harness.Pick(m, f.harness)
 	if err != nil {
+		return err
+	}
+	if f.update {
+		return printUpdate(e, m.ID, h, f.json)
+	}
+	if err := harnessSwitchedOn(f.homeDir(), m.ID); err != nil {
 		return err
 	}
 	if err := harness.CheckMode(h, cmp.Or(f.mode, harness.DefaultMode)); err != nil {
@@ -143,6 +149,24 @@ func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
 	}
 	session.Store(s)
 	return con.serve(ctx, s)
+}
+
+// printUpdate prints how to update the agent's program: its
+// updateCommand, shown and never run (ACP-HARNESS §2), else its install
+// command for this system.
+func printUpdate(e env, plugin string, h *manifest.Harness, asJSON bool) error {
+	advice, err := harness.UpdateAdvice(h, runtime.GOOS)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e.stdout, map[string]string{
+			"harness": harness.ID(plugin, h.ID), "updateCommand": safetext.Line(h.UpdateCommand),
+			"installCommand": safetext.Line(harness.InstallCommand(h, runtime.GOOS)), "message": safetext.Line(advice),
+		})
+	}
+	fmt.Fprintln(e.stdout, safetext.Line(advice))
+	return nil
 }
 
 // harnessSwitchedOn refuses to start an agent while the ACP harness is
