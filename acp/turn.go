@@ -121,6 +121,7 @@ func (c *Client) Cancel() ([]Item, []Out) {
 			}{c.turn.promptID})
 		}
 		c.cancelPermissions()
+		c.cancelCursorCards()
 	}
 	return c.flush()
 }
@@ -184,6 +185,7 @@ func (c *Client) Close() ([]Item, []Out) {
 		return nil, nil
 	}
 	c.cancelPermissions()
+	c.cancelCursorCards()
 	c.endRunningTurn(OutcomeCancelled)
 	if c.agent.close && c.session.id != "" && c.phase == phaseReady {
 		c.call(methodSessionClose, struct {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/host/process"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // loopState is what the loop keeps of the turn and of the agent's end.
@@ -62,6 +63,7 @@ func (s *Session) clientOptions() acp.Options {
 		Tools:           a.Tools,
 		SubagentTools:   a.SubagentTools,
 		QuestionsInText: a.QuestionsInText,
+		Cursor:          a.HasExtension(manifest.ExtensionCursor),
 		Lang:            s.opts.Lang,
 	}
 	if s.opts.MCP != nil {
@@ -90,9 +92,6 @@ func (s *Session) run(notices []string) {
 	defer s.finish()
 	for _, n := range notices {
 		s.emit(noticeItem(n))
-	}
-	if s.harness.ACP.HasExtension("cursor") {
-		s.emit(noticeItem(noticeCursor))
 	}
 	s.stdin.send(outLines(s.client.Start())...)
 	s.startMode()
