@@ -395,6 +395,7 @@ func (c *harnessConsole) command(s *harness.Session, line string) bool {
 type consoleOp struct {
 	Op      string     `json:"op"`
 	Text    string     `json:"text"`
+	Files   []string   `json:"files"`
 	Request string     `json:"request"`
 	Kind    string     `json:"kind"`
 	Option  string     `json:"option"`
@@ -412,7 +413,11 @@ func (c *harnessConsole) jsonCommand(s *harness.Session, line string) bool {
 	var err error
 	switch op.Op {
 	case "prompt":
-		err = s.Prompt(op.Text)
+		if len(op.Files) > 0 {
+			err = s.PromptFiles(op.Text, op.Files)
+		} else {
+			err = s.Prompt(op.Text)
+		}
 	case "answer":
 		if op.Option != "" {
 			err = s.AnswerOption(op.Request, op.Option)
