@@ -12,10 +12,10 @@ import (
 // turnState is the prompt being answered.
 type turnState struct {
 	running       bool
-	promptID      int64   // id of the session/prompt request
-	cancelPending bool    // Cancel was called, the prompt is not answered yet
+	promptID      int64       // id of the session/prompt request
+	cancelPending bool        // Cancel was called, the prompt is not answered yet
 	queued        *userPrompt // a prompt given before the session was open
-	instructed    bool    // the question instruction went with a prompt
+	instructed    bool        // the question instruction went with a prompt
 }
 
 type promptParams struct {
