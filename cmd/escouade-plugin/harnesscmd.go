@@ -261,6 +261,9 @@ type harnessConsole struct {
 	// (guarded by mu); changed is signalled on every item.
 	cards   int
 	changed chan struct{}
+
+	// files are what /attach gave for the next typed prompt.
+	files []string
 }
 
 func newHarnessConsole(e env, jsonLines bool) *harnessConsole {
@@ -459,8 +462,15 @@ func (c *harnessConsole) typed(s *harness.Session, line string) bool {
 		err = s.SetMode(strings.TrimSpace(strings.TrimPrefix(line, "/mode ")))
 	case strings.HasPrefix(line, "/model "):
 		err = s.SetModel(strings.TrimSpace(strings.TrimPrefix(line, "/model ")))
+	case strings.HasPrefix(line, "/attach "):
+		path := strings.TrimSpace(strings.TrimPrefix(line, "/attach "))
+		c.files = append(c.files, path)
+		c.item(acp.Item{Type: acp.TypeNotice, Text: path + " goes with the next prompt"})
 	case waiting:
 		err = c.answerCard(s, card, line)
+	case len(c.files) > 0:
+		err = s.PromptFiles(line, c.files)
+		c.files = nil // refused or sent, they were for this prompt
 	default:
 		err = s.Prompt(line)
 	}
