@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -57,19 +56,25 @@ func (s *Session) attachment(path string) (acp.Attachment, error) {
 	return a, nil
 }
 
-// readAttachment reads a regular file of at most MaxAttachmentBytes.
+// readAttachment reads a regular file of at most MaxAttachmentBytes. It
+// is opened without blocking (openResolved), so a FIFO named as a file is
+// refused instead of hanging the console.
 func readAttachment(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	resolved, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return nil, fmt.Errorf("the prompt was not sent: %v", err)
+	}
+	abs, err := filepath.Abs(resolved)
+	if err != nil {
+		return nil, fmt.Errorf("the prompt was not sent: %v", err)
+	}
+	f, err := openResolved(abs, false)
 	if err != nil {
 		return nil, fmt.Errorf("the prompt was not sent: %v", err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("the prompt was not sent: %v", err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("the prompt was not sent: %s is not a regular file", path)
+	if err := checkRegular(path, f, 0); err != nil {
+		return nil, fmt.Errorf("the prompt was not sent: %v (give an image or a PDF file)", err)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxAttachmentBytes+1))
 	if err != nil {
