@@ -239,7 +239,8 @@ func (s *Session) deliver(it acp.Item) {
 }
 
 // appModeOf is the app mode that acp.modes (or readOnlyMode) maps to the
-// agent's mode, "" when none does; the one asked for wins a tie.
+// agent's mode, "" when none does or the harness does not offer it
+// (CheckMode); the one asked for wins a tie.
 func (s *Session) appModeOf(agentMode string) string {
 	a := s.harness.ACP
 	if agentMode == "" {
@@ -248,11 +249,12 @@ func (s *Session) appModeOf(agentMode string) string {
 	if a.Modes[s.mode] == agentMode || s.mode == acp.ReadOnly && a.ReadOnlyMode == agentMode {
 		return s.mode
 	}
-	if a.ReadOnlyMode == agentMode {
+	offered := OfferedModes(s.harness)
+	if a.ReadOnlyMode == agentMode && slices.Contains(offered, acp.ReadOnly) {
 		return acp.ReadOnly
 	}
 	for _, app := range slices.Sorted(maps.Keys(a.Modes)) {
-		if a.Modes[app] == agentMode {
+		if a.Modes[app] == agentMode && slices.Contains(offered, app) {
 			return app
 		}
 	}
