@@ -23,6 +23,11 @@ func cmdAgents(e env, args []string) error {
 	if len(pos) != 0 {
 		return usagef("agents takes no arguments")
 	}
+	return listAgents(e, home, asJSON)
+}
+
+// listAgents writes the agents of home, as a table or as JSON.
+func listAgents(e env, home string, asJSON bool) error {
 	list, err := agentListing(home)
 	if err != nil {
 		return err

@@ -65,6 +65,10 @@ func TestAgentsStayHarnessAbsentWithTheirConversations(t *testing.T) {
 
 	runCLI(t, "", "disable", "dev.escouade.fake-acp", "--home", home)
 	absent("its plugin disabled", "dev.escouade.fake-acp is disabled")
+	_, viaHarness, _ := runCLI(t, "", "harness", "--list", "--json", "--home", home)
+	if _, agents, _ := runCLI(t, "", "agents", "--json", "--home", home); viaHarness != agents {
+		t.Errorf("harness --list says\n%s\nagents says\n%s", viaHarness, agents)
+	}
 	runCLI(t, "", "enable", "dev.escouade.fake-acp", "--home", home)
 	if a1 := agentsJSON(t, home)["a1"]; a1["status"] != "available" {
 		t.Errorf("back with its plugin: %v", a1)

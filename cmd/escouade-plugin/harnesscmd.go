@@ -32,7 +32,7 @@ type harnessFlags struct {
 	common
 	harness, mode, model, cwd, agent string
 	fences                           dirList
-	json, update                     bool
+	json, update, list               bool
 	cwdSet, agentSet                 bool // given on the command line
 }
 
@@ -45,6 +45,7 @@ func (f *harnessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.agent, "agent", harness.DefaultAgent, "the agent's name: its conversation is kept under home and re-attached")
 	fs.Var(&f.fences, "fence", "DIR: a private project's folder the agent must not touch (repeatable)")
 	fs.BoolVar(&f.json, "json", false, "the JSON-lines console even in a terminal")
+	fs.BoolVar(&f.list, "list", false, "list the agents kept under the home, as escouade-plugin agents does; nothing starts")
 	fs.BoolVar(&f.update, "update", false, "print the command that updates the agent's program (updateCommand), for you to run; nothing starts")
 }
 
@@ -66,6 +67,12 @@ func cmdHarness(e env, args []string) error {
 		f.cwdSet = f.cwdSet || fl.Name == "cwd"
 		f.agentSet = f.agentSet || fl.Name == "agent"
 	})
+	if f.list {
+		if len(pos) != 0 {
+			return usagef("--list takes no plugin folder: escouade-plugin harness --list [--json]")
+		}
+		return listAgents(e, f.homeDir(), f.json)
+	}
 	if err := harness.CheckAgentID(f.agent); err != nil {
 		return usagef("--agent: %v", err)
 	}
