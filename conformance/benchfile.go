@@ -7,17 +7,18 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // BenchFileName is the file of scripted scenarios beside a manifest.
 const BenchFileName = "escouade-bench.json"
 
 // maxBenchFile bounds the scenario file read: a larger one is a mistake.
-const maxBenchFile = 1 << 20
+const maxBenchFile = safefile.MiB
 
 // BenchFile is escouade-bench.json: the fake data the bench serves and the
 // scenarios it plays (see the package documentation for the format).
@@ -57,35 +58,20 @@ const BenchFileDocs = `docs/CLI.md, "Scenarios: escouade-bench.json"`
 // the scenario and the field, and the fix.
 func LoadBenchFile(dir string) (*BenchFile, error) {
 	path := filepath.Join(dir, BenchFileName)
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := safefile.Read(path, path, maxBenchFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot be read: %w", path, unwrapPath(err))
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxBenchFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: cannot be read: %w", path, unwrapPath(err))
-	}
-	if len(data) > maxBenchFile {
-		return nil, fmt.Errorf("%s: larger than %d bytes (fix: keep it under 1 MiB: it holds calls, not data)", path, maxBenchFile)
+	case errors.Is(err, safefile.ErrTooLarge):
+		return nil, fmt.Errorf("%w (fix: keep it under 1 MiB: it holds calls, not data)", err)
+	case err != nil:
+		return nil, err // a sentence that names the file and what it is
 	}
 	b, err := DecodeBenchFile(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
-}
-
-// unwrapPath drops the path an os error repeats.
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 // DecodeBenchFile decodes and checks the bytes of escouade-bench.json.

@@ -60,7 +60,7 @@ func TestLoadBenchFile(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, BenchFileName), make([]byte, maxBenchFile+1), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadBenchFile(dir); err == nil || !strings.Contains(err.Error(), "larger than") {
+	if _, err := LoadBenchFile(dir); err == nil || !strings.Contains(err.Error(), "the limit is 1 MiB") {
 		t.Errorf("LoadBenchFile of a huge file: %v, want it refused as too large", err)
 	}
 }

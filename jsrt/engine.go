@@ -8,13 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -45,15 +45,17 @@ const (
 	ExportBudget = "escouade-budget"
 )
 
+// MaxBundleBytes is the largest run.js bundle read (PROTOCOL §8.1): its
+// source and its compiled form live in the engine's 64 MiB of memory,
+// and a bundle of the SDK with its dependencies is a few hundred KiB.
+const MaxBundleBytes = 16 * safefile.MiB
+
 // Engine is the JS engine of run.js plugins. It satisfies host/wasm's
-// Engine interface. The zero value is not ready: use New.
-type Engine struct {
-	// readFile reads a plugin's file; os.ReadFile by default.
-	readFile func(string) ([]byte, error)
-}
+// Engine interface. Use New.
+type Engine struct{}
 
 // New returns the engine shipped in this package.
-func New() *Engine { return &Engine{readFile: os.ReadFile} }
+func New() *Engine { return &Engine{} }
 
 // Module is the engine's WASM, a WASI reactor.
 func (e *Engine) Module() []byte { return module }
@@ -78,18 +80,24 @@ func (e *Engine) Bundle(m *manifest.Manifest) (fs.FS, error) {
 	if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
 		return nil, fmt.Errorf("run.js %q is not inside the plugin's folder", m.Run.JS)
 	}
-	read := e.readFile
-	if read == nil {
-		read = os.ReadFile
-	}
-	src, err := read(filepath.Join(m.Dir, filepath.FromSlash(rel)))
+	src, err := safefile.Read(filepath.Join(m.Dir, filepath.FromSlash(rel)), rel, MaxBundleBytes)
 	if err != nil {
-		return nil, fmt.Errorf("run.js: cannot read %s: %w", rel, errors.Unwrap(err))
+		return nil, bundleUnread(rel, err)
 	}
 	if err := Check(src, rel); err != nil {
 		return nil, err
 	}
 	return BundleFS(src, rel), nil
+}
+
+// bundleUnread says why the bundle rel was not read: the system's refusal
+// (a missing file), or what it is (a named pipe, too large...).
+func bundleUnread(rel string, err error) error {
+	var refused *safefile.Error
+	if errors.As(err, &refused) && refused.Kind == nil {
+		return fmt.Errorf("run.js: cannot read %s: %w", rel, refused.Err)
+	}
+	return fmt.Errorf("run.js: %w", err)
 }
 
 // BundleFS is the /bundle folder of an already checked bundle whose path

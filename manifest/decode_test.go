@@ -47,7 +47,7 @@ func TestParseRefusesBadBytes(t *testing.T) {
 func TestParseRefusesTooLarge(t *testing.T) {
 	_, err := Parse([]byte(minimalManifest), LoadOptions{MaxSize: 10})
 	want := []Problem{{
-		Message: "the file is 80 bytes, past the limit of 10",
+		Message: "the file is 80 bytes; the limit is 10 bytes",
 		Fix:     "keep the manifest to its declarations; put data in other files of the folder",
 	}}
 	if diff := cmp.Diff(want, problemsOf(t, err)); diff != "" {

@@ -5,18 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // DefaultMaxSize is the largest manifest read when LoadOptions.MaxSize is
 // zero. Real manifests are a few kilobytes; the cap keeps a wrong file from
 // being read whole.
-const DefaultMaxSize = 1 << 20
+const DefaultMaxSize = safefile.MiB
 
 // LoadOptions tunes Load and Parse. The zero value checks no app version and
 // reads manifests up to DefaultMaxSize.
@@ -117,29 +118,29 @@ func readManifest(dir, path string, maxSize int64) ([]byte, error) {
 	if p, cause := checkFolder(dir); p != nil {
 		return nil, &Error{File: path, Problems: []Problem{*p}, cause: cause}
 	}
-	f, err := os.Open(path)
+	data, err := safefile.Read(path, FileName, maxSize)
 	if err != nil {
-		return nil, openError(dir, path, err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, openError(dir, path, err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &Error{File: path, Problems: []Problem{{
-			Message: "is not a regular file",
-			Fix:     "make " + FileName + " a file holding the manifest",
-		}}}
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
-	if err != nil {
-		return nil, openError(dir, path, err)
-	}
-	if int64(len(data)) > maxSize {
-		return nil, tooLarge(path, info.Size(), maxSize)
+		return nil, readError(dir, path, err)
 	}
 	return data, nil
+}
+
+// readError says why the manifest was not read: missing, not a regular
+// file (a named pipe, a device...), too large, or refused by the system.
+func readError(dir, path string, err error) error {
+	var refused *safefile.Error
+	switch {
+	case errors.Is(err, safefile.ErrNotRegular) && errors.As(err, &refused):
+		return &Error{File: path, Problems: []Problem{{
+			Message: "is " + refused.What + "; the host reads only regular files",
+			Fix:     "make " + FileName + " a file holding the manifest",
+		}}}
+	case errors.Is(err, safefile.ErrTooLarge) && errors.As(err, &refused):
+		return tooLarge(path, refused.Size, refused.Limit)
+	case errors.As(err, &refused) && refused.Err != nil:
+		err = refused.Err
+	}
+	return openError(dir, path, err)
 }
 
 // checkFolder catches the common slips of naming the plugin folder: one
@@ -174,7 +175,7 @@ func openError(dir, path string, err error) error {
 
 func tooLarge(file string, size, maxSize int64) error {
 	return &Error{File: file, Problems: []Problem{{
-		Message: fmt.Sprintf("the file is %d bytes, past the limit of %d", size, maxSize),
+		Message: fmt.Sprintf("the file is %s; the limit is %s", safefile.SizeText(size, maxSize), safefile.LimitText(maxSize)),
 		Fix:     "keep the manifest to its declarations; put data in other files of the folder",
 	}}}
 }

@@ -175,8 +175,8 @@ func TestLoadRefusesFiles(t *testing.T) {
 		{"missing manifest", emptyDir, LoadOptions{}, "no such file: a plugin folder needs escouade-plugin.json at its root", true},
 		{"missing folder", filepath.Join(root, "nope"), LoadOptions{}, "the plugin folder " + filepath.Join(root, "nope") + " does not exist", true},
 		{"the manifest given as the folder", aFile, LoadOptions{}, aFile + " is a file, not a plugin folder", false},
-		{"manifest is a folder", asFolder, LoadOptions{}, "is not a regular file", false},
-		{"manifest too large", big, LoadOptions{MaxSize: 100}, "the file is 180 bytes, past the limit of 100", false},
+		{"manifest is a folder", asFolder, LoadOptions{}, "is a directory; the host reads only regular files", false},
+		{"manifest too large", big, LoadOptions{MaxSize: 100}, "the file is 180 bytes; the limit is 100 bytes", false},
 		{"manifest not JSON", broken, LoadOptions{}, "the file is not JSON", false},
 	}
 	for _, tt := range tests {

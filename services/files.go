@@ -3,13 +3,14 @@ package services
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"slices"
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // MaxFileBytes is the largest file files/read hands out: 256 KB, that is
@@ -63,12 +64,12 @@ func (r fileReader) read() (string, *Error) {
 	if refusal := r.checkInfo(info); refusal != nil {
 		return "", refusal
 	}
-	f, err := r.root.OpenFile(resolved, os.O_RDONLY|nonBlocking, 0)
+	f, err := safefile.OpenIn(r.root, resolved, r.path, MaxFileBytes)
 	if err != nil {
-		return "", r.openFailed(err)
+		return "", r.unread(err)
 	}
 	defer f.Close()
-	if refusal := r.checkStillNamed(f); refusal != nil {
+	if refusal := r.checkStillNamed(f.Info()); refusal != nil {
 		return "", refusal
 	}
 	return r.readText(f)
@@ -173,13 +174,8 @@ func (r fileReader) checkInfo(info fs.FileInfo) *Error {
 	return nil
 }
 
-// checkStillNamed makes sure the opened file is the one the path names now,
-// and is still a regular file.
-func (r fileReader) checkStillNamed(f *os.File) *Error {
-	opened, err := f.Stat()
-	if err != nil {
-		return r.failed("The file cannot be read.", "%v", err)
-	}
+// checkStillNamed makes sure the opened file is the one the path names now.
+func (r fileReader) checkStillNamed(opened fs.FileInfo) *Error {
 	_, named, refusal := r.walk()
 	if refusal != nil {
 		return refusal
@@ -190,18 +186,31 @@ func (r fileReader) checkStillNamed(f *os.File) *Error {
 	return r.checkInfo(opened)
 }
 
-func (r fileReader) readText(f io.Reader) (string, *Error) {
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+func (r fileReader) readText(f *safefile.File) (string, *Error) {
+	data, err := f.ReadAll()
 	if err != nil {
-		return "", r.failed("The file cannot be read.", "%v", err)
-	}
-	if len(data) > MaxFileBytes {
-		return "", r.tooLarge()
+		return "", r.unread(err)
 	}
 	if !utf8.Valid(data) {
 		return "", r.failed("The file is not UTF-8 text.", "not valid UTF-8")
 	}
 	return string(data), nil
+}
+
+// unread classifies a refusal of safefile: a file swapped in since the
+// walk that is not regular or is too large, one that grew past the limit
+// while read, or the system's error.
+func (r fileReader) unread(err error) *Error {
+	var refused *safefile.Error
+	switch {
+	case !errors.As(err, &refused):
+		return r.failed("The file cannot be read.", "%v", err)
+	case refused.Kind == safefile.ErrNotRegular:
+		return r.failed("It is not a regular file.", "not a regular file (%s)", refused.What)
+	case refused.Kind == safefile.ErrTooLarge:
+		return r.tooLarge()
+	}
+	return r.openFailed(refused.Err)
 }
 
 // openFailed classifies an error of the file system on the way.

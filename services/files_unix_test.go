@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // addLinks adds links and a FIFO to a folder made by pluginFolder.
@@ -90,14 +92,11 @@ func TestOpenFIFODoesNotBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	f, err := root.OpenFile("fifo", os.O_RDONLY|nonBlocking, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	_, err = safefile.OpenIn(root, "fifo", "fifo", MaxFileBytes)
 	r := fileReader{root: root, path: "fifo"}
-	if refusal := r.checkStillNamed(f); refusal == nil || refusal.Code != CodeFailed {
-		t.Errorf("checkStillNamed(fifo) = %v, want -32004", refusal)
+	want := `"fifo": not a regular file (a named pipe)`
+	if refusal := r.unread(err); refusal.Code != CodeFailed || refusal.Reason != want {
+		t.Errorf("unread(fifo) = %v, want -32004 %q", refusal, want)
 	}
 }
 

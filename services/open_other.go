@@ -2,9 +2,6 @@
 
 package services
 
-// nonBlocking is empty where opening a file cannot wait for a writer.
-const nonBlocking = 0
-
 // nameTooLong reports the system's refusal of a name or a path too long;
 // checkPath's bounds keep such paths from reaching these systems.
 func nameTooLong(error) bool { return false }

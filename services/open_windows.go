@@ -7,9 +7,6 @@ import (
 	"syscall"
 )
 
-// nonBlocking is empty: opening a file on Windows cannot wait for a writer.
-const nonBlocking = 0
-
 // errorFilenameExcedRange is ERROR_FILENAME_EXCED_RANGE, what Windows says
 // of a path past its length limit.
 const errorFilenameExcedRange syscall.Errno = 206

@@ -3,13 +3,14 @@ package services
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // ProjectFileName is the project file that may set plugin settings under
@@ -62,39 +63,22 @@ func LoadProjectConfig(dir, pluginID string) (*ProjectConfig, error) {
 }
 
 // readProjectFile reads dir/.escouade.yml, following links only inside
-// dir.
+// dir, through safefile: a named pipe planted in a repository cannot hang
+// the host, nor a device fill its memory.
 func readProjectFile(dir string) ([]byte, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
 	defer root.Close()
-	// Non-blocking, so a FIFO planted in a repository cannot hang the host.
-	f, err := root.OpenFile(ProjectFileName, os.O_RDONLY|nonBlocking, 0)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	data, err := safefile.ReadIn(root, ProjectFileName, ProjectFileName, MaxProjectFileBytes)
+	var refused *safefile.Error
+	if errors.As(err, &refused) && refused.Kind == nil && !errors.Is(err, fs.ErrNotExist) {
 		if info, lerr := root.Lstat(ProjectFileName); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
 			return nil, fmt.Errorf("%s is a link that leads out of the project: it is not read", ProjectFileName)
 		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", ProjectFileName)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxProjectFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxProjectFileBytes {
-		return nil, fmt.Errorf("%s is over %d bytes", ProjectFileName, MaxProjectFileBytes)
-	}
-	return data, nil
+	return data, err
 }
 
 // pluginEntry reads the value of plugins.<id>: a map of settings, a

@@ -68,7 +68,7 @@ func TestLoadProjectConfigRefuses(t *testing.T) {
 		{"entry a string", "plugins:\n  dev.escouade.slack: off\n", ".escouade.yml: plugins.dev.escouade.slack (line 2) must be a map of settings, or false"},
 		{"entry a list", "plugins:\n  dev.escouade.slack: [a]\n", ".escouade.yml: plugins.dev.escouade.slack (line 2) must be a map"},
 		{"duplicate key", "plugins:\n  dev.escouade.slack: {a: 1, a: 2}\n", "already defined"},
-		{"too large", "a: '" + strings.Repeat("x", MaxProjectFileBytes) + "'\n", ".escouade.yml is over 1048576 bytes"},
+		{"too large", "a: '" + strings.Repeat("x", MaxProjectFileBytes) + "'\n", ".escouade.yml is 1048582 bytes; the limit is 1 MiB"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

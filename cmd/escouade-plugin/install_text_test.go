@@ -33,8 +33,10 @@ func TestInstallWindowEscapesControls(t *testing.T) {
 			t.Errorf("install text holds %q:\n%s", bad, text)
 		}
 	}
-	if got := strings.Count(text, "\n"); got != 5 {
-		t.Errorf("install text has %d lines, want 5 (a name faked a line):\n%s", got, text)
+	// Six lines: install, runs, programs, what a program grant gives,
+	// agents, installed.
+	if got := strings.Count(text, "\n"); got != 6 {
+		t.Errorf("install text has %d lines, want 6 (a name faked a line):\n%s", got, text)
 	}
 	for _, want := range []string{`Install Evil\x1b[2J\x1b[H\nIt runs isolated`, `./run\x1b]0;title\a --x\x00`, `git\r\u202e`, `agent\x1b[8m acp\u2028`} {
 		if !strings.Contains(text, want) {
@@ -44,5 +46,27 @@ func TestInstallWindowEscapesControls(t *testing.T) {
 	b, _ := json.Marshal(w)
 	if strings.Contains(string(b), `\u001b`) {
 		t.Errorf("install JSON holds a raw escape: %s", b)
+	}
+}
+
+// TestInstallWindowProgramGrant: a module that asks for a program is not
+// shown as isolated without a word: the window says the program runs
+// outside, with the user's rights, and that some run any other; a
+// netMaxBytes past what net/fetch carries is told with its numbers.
+func TestInstallWindowProgramGrant(t *testing.T) {
+	m := &manifest.Manifest{ID: "dev.example.git", Name: manifest.PlainText("Git"), Version: "1.0.0",
+		Run:         &manifest.Run{WASM: "plugin.wasm"},
+		Permissions: manifest.Permissions{Programs: []string{"git"}},
+		Limits:      manifest.Limits{NetMaxBytes: 64 << 20}}
+	var out bytes.Buffer
+	installWindow(m, "en").print(&out)
+	for _, want := range []string{
+		"It runs isolated inside Escouade (WebAssembly): it reaches only what it asks below; the programs it asks for run outside.",
+		"It asks for programs: git\n" + programGrantSentence + "\n",
+		"Its limits.netMaxBytes of 67108864 bytes holds for net/stream; a net/fetch answer carries at most 4194304 bytes (4 MiB) of body.",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("install text lacks %q:\n%s", want, out.String())
+		}
 	}
 }

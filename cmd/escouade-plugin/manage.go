@@ -17,6 +17,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	netsvc "github.com/escouade-dev/escouade-plugin/services/net"
 )
 
 // homeFlags parses the flags of the commands that only need the home.
@@ -94,6 +95,24 @@ type window struct {
 	Isolated  bool                 `json:"isolated"`
 	Asks      manifest.Permissions `json:"asks"`
 	Harnesses []string             `json:"harnesses,omitempty"`
+	// FetchNote says what limits.netMaxBytes gives when it is past what a
+	// net/fetch answer carries.
+	FetchNote string `json:"fetchNote,omitempty"`
+}
+
+// programGrantSentence says what a program grant gives: a program runs
+// outside the isolation, and many run any other one (git -c alias.x=!cmd,
+// sh -c, python -c, node -e, make).
+const programGrantSentence = "Each program it asks for runs outside the isolation, on your computer, with your rights; some, such as git, sh, python, node or make, run any other program they are told to."
+
+// fetchNote is the line of the window about limits.netMaxBytes, "" when
+// net/fetch can carry all of it.
+func fetchNote(l manifest.Limits) string {
+	if l.NetMaxBytes <= netsvc.MaxFetchBytes {
+		return ""
+	}
+	return fmt.Sprintf("Its limits.netMaxBytes of %d bytes holds for net/stream; a net/fetch answer carries at most %d bytes (%d MiB) of body.",
+		min(l.NetMaxBytes, netsvc.MaxMaxBytes), netsvc.MaxFetchBytes, netsvc.MaxFetchBytes>>20)
 }
 
 // installWindow builds what the install window shows. Every text comes
@@ -109,6 +128,7 @@ func installWindow(m *manifest.Manifest, lang string) window {
 		Files:    safetext.Lines(m.Permissions.Files),
 		Programs: safetext.Lines(m.Permissions.Programs),
 	}
+	w.FetchNote = fetchNote(m.Limits)
 	switch m.Run.Kind() {
 	case manifest.RunNone:
 		w.Runs = "runs no program of its own: it only describes what it adds"
@@ -117,6 +137,9 @@ func installWindow(m *manifest.Manifest, lang string) window {
 	default:
 		w.Isolated = true
 		w.Runs = "runs isolated inside Escouade (WebAssembly): it reaches only what it asks below"
+		if len(m.Permissions.Programs) > 0 {
+			w.Runs += "; the programs it asks for run outside"
+		}
 	}
 	for _, hs := range m.Contributes.Harnesses {
 		var args []string
@@ -153,6 +176,12 @@ func (w window) print(out io.Writer) {
 		if len(a.list) > 0 {
 			fmt.Fprintf(out, "It asks for %s: %s\n", a.what, strings.Join(a.list, ", "))
 		}
+	}
+	if len(w.Asks.Programs) > 0 {
+		fmt.Fprintln(out, programGrantSentence)
+	}
+	if w.FetchNote != "" {
+		fmt.Fprintln(out, w.FetchNote)
 	}
 	for _, h := range w.Harnesses {
 		fmt.Fprintf(out, "Its agents run a program on your computer, with your rights: %s\n", h)

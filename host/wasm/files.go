@@ -1,14 +1,15 @@
 package wasm
 
 import (
+	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing/fstest"
 
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -48,23 +49,16 @@ func pluginFiles(dir string, each, all int64, journal func(string)) (fstest.MapF
 }
 
 // readUpTo reads a file of at most limit bytes; a larger one is not read,
-// only its size returned.
+// only its size returned. Anything but a regular file (one swapped in
+// since the folder was listed) is refused without waiting on it.
 func readUpTo(path string, limit int64) ([]byte, int64, error) {
-	f, err := os.Open(path)
+	data, err := safefile.Read(path, filepath.Base(path), limit)
+	var refused *safefile.Error
+	if errors.Is(err, safefile.ErrTooLarge) && errors.As(err, &refused) {
+		return nil, refused.Size, nil
+	}
 	if err != nil {
 		return nil, 0, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, 0, err
-	}
-	if int64(len(data)) > limit {
-		st, err := f.Stat()
-		if err != nil {
-			return nil, 0, err
-		}
-		return nil, max(st.Size(), int64(len(data))), nil
 	}
 	return data, int64(len(data)), nil
 }

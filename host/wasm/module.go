@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/tetratelabs/wazero"
 
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -24,6 +24,17 @@ const (
 	// module's SHA-256 in hex: {"sha256": "<64 hex digits>"}. The host
 	// checks it before compiling.
 	VersionFile = "version.json"
+)
+
+// The largest files of a run.wasm plugin the host reads (PROTOCOL §8.1):
+// bigger ones are refused unread, with a sentence naming the limit.
+const (
+	// MaxModuleBytes bounds plugin.wasm: a module runs in 64 MiB of
+	// memory, and the largest real ones (a Go program with its runtime)
+	// are a few MiB.
+	MaxModuleBytes = 64 * safefile.MiB
+	// MaxVersionFileBytes bounds version.json, which holds one hash.
+	MaxVersionFileBytes = 64 * safefile.KiB
 )
 
 // module is a compiled module, compiled once per Transport.
@@ -81,11 +92,11 @@ func (t *Transport) module(ctx context.Context, m *manifest.Manifest, progress f
 func (t *Transport) source(m *manifest.Manifest) (source, error) {
 	switch m.Run.Kind() {
 	case manifest.RunWASM:
-		b, err := os.ReadFile(filepath.Join(m.Dir, ModuleFile))
+		b, err := safefile.Read(filepath.Join(m.Dir, ModuleFile), ModuleFile, MaxModuleBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return source{}, fmt.Errorf("its folder has no %s", ModuleFile)
 		} else if err != nil {
-			return source{}, fmt.Errorf("read %s: %w", ModuleFile, err)
+			return source{}, err // a sentence that names the file
 		}
 		if err := checkVersionFile(m.Dir, b); err != nil {
 			return source{}, err
@@ -103,11 +114,11 @@ func (t *Transport) source(m *manifest.Manifest) (source, error) {
 // checkVersionFile compares the module with the SHA-256 of version.json,
 // when the plugin has one.
 func checkVersionFile(dir string, module []byte) error {
-	b, err := os.ReadFile(filepath.Join(dir, VersionFile))
+	b, err := safefile.Read(filepath.Join(dir, VersionFile), VersionFile, MaxVersionFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err != nil {
-		return fmt.Errorf("read %s: %w", VersionFile, err)
+		return err // a sentence that names the file
 	}
 	var v struct {
 		SHA256 string `json:"sha256"`

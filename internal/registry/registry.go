@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -28,6 +29,15 @@ type Entry struct {
 	Granted  manifest.Permissions `json:"granted"`
 }
 
+// The largest files of the home read: a registry entry is a few hundred
+// bytes and a plugin's settings a few KiB, so these only stop a file that
+// is not one of ours (a device, a file grown without end) from being read
+// whole.
+const (
+	MaxRegistryBytes = 16 * safefile.MiB
+	MaxSettingsBytes = safefile.MiB
+)
+
 // Registry is the set of installed plugins of one home.
 type Registry struct {
 	path    string
@@ -37,7 +47,7 @@ type Registry struct {
 // Open reads the registry of home; a missing file is an empty registry.
 func Open(home string) (*Registry, error) {
 	r := &Registry{path: filepath.Join(home, FileName), entries: map[string]Entry{}}
-	data, err := os.ReadFile(r.path)
+	data, err := safefile.Read(r.path, r.path, MaxRegistryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
 	}

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // Remove forgets the entry of id (uninstall); Save writes it down.
@@ -26,7 +27,7 @@ func SettingsPath(home, id string) string {
 // LoadSettings reads the values the user chose for plugin id; a missing
 // file is no value chosen.
 func LoadSettings(home, id string) (map[string]json.RawMessage, error) {
-	data, err := os.ReadFile(SettingsPath(home, id))
+	data, err := safefile.Read(SettingsPath(home, id), SettingsPath(home, id), MaxSettingsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return map[string]json.RawMessage{}, nil
 	}

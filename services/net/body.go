@@ -15,6 +15,10 @@ import (
 // errTooLarge is the error of a body past its limit.
 var errTooLarge = errors.New("the body is over the limit")
 
+// errFetchTooLarge is the error of a body past MaxFetchBytes that
+// limits.netMaxBytes would let through net/stream.
+var errFetchTooLarge = errors.New("the body is over what a net/fetch answer carries")
+
 // errUndecodable is the error of a body in an encoding the host did not
 // ask for.
 var errUndecodable = errors.New("an encoding the host cannot decode")

@@ -1,6 +1,7 @@
 package netsvc
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -41,11 +42,13 @@ func (s *Service) fetch(ctx context.Context, params json.RawMessage) (any, error
 		return nil, s.failure(ctx, target, err)
 	}
 	defer resp.Body.Close()
-	body, decoded, err := s.readBody(resp)
+	h := &held{sem: s.inFlight, waits: s.waitsForRoom}
+	defer h.release()
+	body, decoded, err := s.readBody(ctx, resp, h)
 	if err != nil {
 		return nil, s.failure(ctx, target, err)
 	}
-	text, encoding := encodeBody(body)
+	text, encoding := encodeFetchBody(body)
 	return proto.FetchResult{Status: int64(resp.StatusCode), Headers: answerHeaders(resp.Header, decoded),
 		Body: text, BodyEncoding: encoding}, nil
 }
@@ -74,17 +77,32 @@ func (s *Service) within(parent context.Context) (context.Context, context.Cance
 	return ctx, func() { timer.Stop(); cancel(nil) }
 }
 
-// readBody reads the decoded body within the size limit.
-func (s *Service) readBody(resp *http.Response) ([]byte, bool, error) {
+// readBody reads the decoded body within the size limit, taking its
+// bytes from those in flight as they come, not the whole limit up front.
+func (s *Service) readBody(ctx context.Context, resp *http.Response, h *held) ([]byte, bool, error) {
 	r, decoded, err := decodedBody(resp)
 	if err != nil {
 		return nil, false, err
 	}
-	data, err := io.ReadAll(&capped{r: r, max: s.maxBytes})
-	if err != nil {
-		return nil, false, err
+	body := &capped{r: r, max: s.fetchMax}
+	var data bytes.Buffer
+	chunk := make([]byte, chunkBytes)
+	for {
+		if err := h.take(ctx, chunkBytes); err != nil {
+			return nil, false, err
+		}
+		n, err := body.Read(chunk)
+		data.Write(chunk[:n])
+		h.give(int64(chunkBytes - n))
+		switch {
+		case errors.Is(err, io.EOF):
+			return data.Bytes(), decoded, nil
+		case errors.Is(err, errTooLarge) && s.fetchMax < s.maxBytes:
+			return nil, false, errFetchTooLarge
+		case err != nil:
+			return nil, false, err
+		}
 	}
-	return data, decoded, nil
 }
 
 // failure turns the error of a request into its refusal (-32003) or its
@@ -96,6 +114,8 @@ func (s *Service) failure(ctx context.Context, t netguard.Target, err error) *se
 	}
 	where := t.URL.Redacted()
 	switch cause := context.Cause(ctx); {
+	case errors.Is(err, errWaitedForRoom) && errors.Is(cause, errTimedOut):
+		return failed(fmt.Sprintf("%s: no room within %d ms: %s", where, s.timeout.Milliseconds(), noRoomSentence()))
 	case errors.Is(cause, errTimedOut):
 		return failed(fmt.Sprintf("%s: no complete answer within %d ms", where, s.timeout.Milliseconds()))
 	case errors.Is(cause, errClosed), errors.Is(cause, errCanceled):
@@ -119,8 +139,13 @@ func describe(err error, maxBytes int64) string {
 		record    tls.RecordHeaderError
 	)
 	switch {
+	case errors.Is(err, errFetchTooLarge):
+		return fmt.Sprintf("the body is over the %d bytes a %s answer carries (limits.netMaxBytes %d holds for %s): read it through %s",
+			MaxFetchBytes, proto.MethodNetFetch, maxBytes, proto.MethodNetStream, proto.MethodNetStream)
 	case errors.Is(err, errTooLarge):
 		return fmt.Sprintf("the body is over the limit of %d bytes", maxBytes)
+	case errors.Is(err, errNoRoom):
+		return noRoomSentence()
 	case errors.Is(err, errUndecodable):
 		return "the body is in " + err.Error()
 	case badEncoding(err):

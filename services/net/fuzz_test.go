@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"slices"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/netguard"
@@ -59,6 +60,26 @@ func FuzzParams(f *testing.F) {
 			if !errors.As(err, &se) || !slices.Contains(codes[method], se.Code) || se.Reason == "" {
 				t.Fatalf("%s %q: %v, not a refusal its schema lists", method, params, err)
 			}
+		}
+	})
+}
+
+// FuzzJSONTextLen: the bound encodeFetchBody relies on is never below
+// what encoding/json writes for valid UTF-8 text.
+func FuzzJSONTextLen(f *testing.F) {
+	for _, seed := range []string{"", "<&>", "\x00\u2028", "é\"\\"} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		if !utf8.Valid(text) {
+			return
+		}
+		raw, err := json.Marshal(string(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := jsonTextLen(text); got < len(raw)-2 {
+			t.Fatalf("jsonTextLen(%q) = %d, encoding/json writes %d", text, got, len(raw)-2)
 		}
 	})
 }

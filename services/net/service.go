@@ -14,6 +14,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/netguard"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"golang.org/x/sync/semaphore"
 )
 
 // The limits of §9.1–§9.2.
@@ -23,6 +24,7 @@ const (
 	DefaultMaxBytes = 1 << 20
 	MaxMaxBytes     = 64 << 20
 	MaxSockets      = 16
+	MaxStreams      = 16
 	MaxMessageBytes = 1 << 20
 )
 
@@ -74,7 +76,12 @@ type Service struct {
 	client   *http.Client // net/fetch, net/stream
 	wsClient *http.Client // ws/open: HTTP/1.1 only
 	timeout  time.Duration
-	maxBytes int64
+	maxBytes int64 // limits.netMaxBytes within its ceiling: net/stream's
+	fetchMax int64 // maxBytes within MaxFetchBytes: net/fetch's
+	inFlight *semaphore.Weighted
+	// waitsForRoom, when set, is told each time a fetch waits for room
+	// among the bytes in flight (tests).
+	waitsForRoom func()
 
 	ctx    context.Context // ends with Close
 	cancel context.CancelFunc
@@ -85,8 +92,11 @@ type Service struct {
 	closed     bool
 	nextStream proto.StreamID
 	streams    map[proto.StreamID]context.CancelCauseFunc
-	nextSocket proto.SocketID
-	sockets    map[proto.SocketID]*socket
+	// streamSlots counts the streams open and those whose request is on
+	// its way: each holds a connection, so at most MaxStreams.
+	streamSlots int
+	nextSocket  proto.SocketID
+	sockets     map[proto.SocketID]*socket
 }
 
 // New makes the network of one instance. A proxy URL that does not parse
@@ -105,6 +115,8 @@ func New(c Config) (*Service, error) {
 		s.proxy = u
 	}
 	s.timeout, s.maxBytes = limits(c.Limits)
+	s.fetchMax = min(s.maxBytes, MaxFetchBytes)
+	s.inFlight = semaphore.NewWeighted(MaxBytesInFlight)
 	s.client = s.newClient(true)
 	s.wsClient = s.newClient(false)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -138,7 +150,10 @@ func (s *Service) newClient(http2 bool) *http.Client {
 		ForceAttemptHTTP2:   http2,
 		DisableCompression:  true,
 		MaxIdleConnsPerHost: 4,
-		IdleConnTimeout:     90 * time.Second,
+		// Bounded so that the headers and a body of MaxFetchBytes fit
+		// in one answer line.
+		MaxResponseHeaderBytes: MaxHeaderBytes,
+		IdleConnTimeout:        90 * time.Second,
 	}
 	if !http2 {
 		tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}

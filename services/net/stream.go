@@ -30,12 +30,16 @@ func (s *Service) stream(ctx context.Context, params json.RawMessage) (any, erro
 	if bad := services.DecodeParams(params, &p); bad != nil {
 		return nil, bad
 	}
+	if !s.reserveStream() {
+		return nil, refused(fmt.Sprintf("%d streams are open, the most a plugin may hold", MaxStreams))
+	}
 	// The stream outlives the handler: it ends with Close, net/cancel,
 	// its limits or its end.
 	sctx, cancel := s.requestContext(context.WithoutCancel(ctx))
 	req, target, bad := s.newRequest(sctx, p)
 	if bad != nil {
 		cancel(nil)
+		s.releaseStream()
 		return nil, bad
 	}
 	silence := s.afterFunc(s.timeout, func() { cancel(errSilent) })
@@ -43,6 +47,7 @@ func (s *Service) stream(ctx context.Context, params json.RawMessage) (any, erro
 	if err != nil {
 		silence.Stop()
 		defer cancel(nil)
+		s.releaseStream()
 		return nil, s.streamFailure(sctx, target, err)
 	}
 	id, ok := s.addStream(cancel)
@@ -50,6 +55,7 @@ func (s *Service) stream(ctx context.Context, params json.RawMessage) (any, erro
 		silence.Stop()
 		resp.Body.Close()
 		cancel(nil)
+		s.releaseStream()
 		return nil, failed(target.URL.Redacted() + ": " + errClosed.Error())
 	}
 	r, decoded, err := decodedBody(resp)
@@ -99,6 +105,25 @@ func (s *Service) silenceSentence(t netguard.Target) string {
 	return fmt.Sprintf("%s: nothing received for %d ms", t.URL.Redacted(), s.timeout.Milliseconds())
 }
 
+// reserveStream takes one of the MaxStreams slots of the instance, false
+// when none is left or the instance ended.
+func (s *Service) reserveStream() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || s.streamSlots >= MaxStreams {
+		return false
+	}
+	s.streamSlots++
+	return true
+}
+
+// releaseStream gives back a slot of reserveStream.
+func (s *Service) releaseStream() {
+	s.mu.Lock()
+	s.streamSlots--
+	s.mu.Unlock()
+}
+
 func (s *Service) addStream(cancel context.CancelCauseFunc) (proto.StreamID, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -110,22 +135,26 @@ func (s *Service) addStream(cancel context.CancelCauseFunc) (proto.StreamID, boo
 	return s.nextStream, true
 }
 
+// removeStream forgets an ended stream and gives back its slot.
 func (s *Service) removeStream(id proto.StreamID) {
 	s.mu.Lock()
 	delete(s.streams, id)
+	s.streamSlots--
 	s.mu.Unlock()
 }
 
 // pump reads the body and notifies it chunk by chunk, then net/end.
 func (s *Service) pump(ctx context.Context, cancel context.CancelCauseFunc, silence Timer, id proto.StreamID, t netguard.Target, resp *http.Response, r io.Reader) {
-	defer s.removeStream(id)
-	defer cancel(nil)
-	defer silence.Stop()
-	defer resp.Body.Close()
 	end := proto.NetEndParams{Stream: id}
 	if err := s.copyChunks(silence, id, r); err != nil {
 		end.Error = s.streamEndError(ctx, t, err)
 	}
+	// Its connection and slot are given back before net/end: a plugin
+	// that opens the next stream on it is not refused.
+	resp.Body.Close()
+	silence.Stop()
+	cancel(nil)
+	s.removeStream(id)
 	s.notify(proto.MethodNetEnd, end)
 }
 

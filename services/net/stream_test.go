@@ -199,3 +199,28 @@ func TestStreamWaitsForItsAnswer(t *testing.T) {
 		t.Errorf("got %s, want net/chunk", n.Method)
 	}
 }
+
+// TestStreamLimit: 16 streams open at once, the 17th is refused with the
+// sentence of the sockets' limit; once one ends, a new one opens.
+func TestStreamLimit(t *testing.T) {
+	next := make(chan string)
+	srv := chunkServer(t, next)
+	peer := newPeer()
+	c := accountConfig(srv)
+	c.Peer = peer
+	s := newService(t, c)
+	for range MaxStreams {
+		openStream(t, s, srv.URL+"/s")
+	}
+	_, err := call(t, s, "net/stream", proto.FetchParams{URL: srv.URL + "/s"})
+	if diff := cmp.Diff(refusal{-32003, "16 streams are open, the most a plugin may hold"}, refusalOf(err)); diff != "" {
+		t.Errorf("17th stream (-want +got):\n%s", diff)
+	}
+	if _, err := call(t, s, "net/cancel", proto.StreamRef{Stream: 1}); err != nil {
+		t.Fatal(err)
+	}
+	for n := peer.next(t); n.Method != "net/end"; n = peer.next(t) {
+	}
+	openStream(t, s, srv.URL+"/s")
+	close(next)
+}

@@ -228,7 +228,7 @@ func TestTimeLimit(t *testing.T) {
 		t.Errorf("the limit is %v, want 1.5s", tm.d)
 	}
 	tm.fire()
-	want := refusal{-32004, "fake ran past its limit of 1500 ms: killed with its process group"}
+	want := refusal{-32004, "fake ran past its limit of 1500 ms: killed with all it started"}
 	if diff := cmp.Diff(want, refusalOf(<-done)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/process"
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
@@ -42,7 +43,8 @@ type Config struct {
 
 	// LookPath finds a program; nil is exec.LookPath.
 	LookPath func(name string) (string, error)
-	// Env is the programs' environment; nil is the host's.
+	// Env is the programs' environment; nil is MinimalEnv of the host's.
+	// Each call adds its own temporary folder.
 	Env []string
 	// AfterFunc is the clock of the time limit; nil is time.AfterFunc.
 	AfterFunc func(d time.Duration, f func()) Timer
@@ -71,7 +73,7 @@ func (s *Service) Methods() map[string]services.Handler {
 	return map[string]services.Handler{proto.MethodProcRun: s.run}
 }
 
-// Close kills every program still running, with its group.
+// Close kills every program still running, with all it started.
 func (s *Service) Close() error {
 	s.mu.Lock()
 	s.closed = true
@@ -109,11 +111,16 @@ func (s *Service) run(ctx context.Context, params json.RawMessage) (any, error) 
 	if p.TimeoutMs > 0 {
 		timeout = min(time.Duration(p.TimeoutMs)*time.Millisecond, MaxTimeout)
 	}
-	r := &run{name: p.Program, timeout: timeout}
-	r.cmd = s.command(path, p.Args, dir, p.Stdin, r)
-	result, err := s.execute(ctx, r)
+	tmp, err := callTemp(s.cfg.TempDir)
 	if err != nil {
-		return nil, err
+		return nil, failed(fmt.Sprintf("%s: no temporary folder: %v", p.Program, err))
+	}
+	defer os.RemoveAll(tmp) // after the kill: nothing of the call writes there any more
+	r := &run{name: p.Program, timeout: timeout}
+	r.cmd = s.command(path, p.Args, dir, p.Stdin, tmp, r)
+	result, bad := s.execute(ctx, r)
+	if bad != nil {
+		return nil, bad
 	}
 	return result, nil
 }
@@ -139,18 +146,18 @@ func (s *Service) program(name string) (string, *services.Error) {
 	return path, nil
 }
 
-func (s *Service) command(path string, args []string, dir, stdin string, r *run) *exec.Cmd {
+func (s *Service) command(path string, args []string, dir, stdin, tmp string, r *run) *exec.Cmd {
 	cmd := exec.Command(path, args...)
 	cmd.Args[0] = r.name
 	cmd.Dir = dir
-	cmd.Env = s.cfg.Env
-	if cmd.Env == nil {
-		cmd.Env = os.Environ()
+	env := s.cfg.Env
+	if env == nil {
+		env = MinimalEnv(os.LookupEnv)
 	}
+	cmd.Env = withTemp(env, tmp)
 	cmd.Stdin = strings.NewReader(stdin)
 	r.stdout, r.stderr = &capped{max: MaxOutputBytes}, &capped{max: MaxOutputBytes}
 	cmd.Stdout, cmd.Stderr = r.stdout, r.stderr
-	cmd.SysProcAttr = sysProcAttr()
 	cmd.WaitDelay = s.cfg.WaitDelay
 	if cmd.WaitDelay == 0 {
 		cmd.WaitDelay = time.Second
@@ -170,17 +177,18 @@ func (s *Service) execute(ctx context.Context, r *run) (any, *services.Error) {
 	timer := s.afterFunc(r.timeout, func() { r.stop(errTimedOut) })
 	stopOnCancel := context.AfterFunc(ctx, func() { r.stop(errClosed) })
 	err := r.cmd.Wait()
+	r.family.Exited()
 	timer.Stop()
 	stopOnCancel()
-	r.group.kill() // what it left running in its group
-	r.group.release()
+	r.family.Kill() // what it left running, in its group or out of it
+	r.family.Release()
 	return s.answer(r, err)
 }
 
 func (s *Service) answer(r *run, err error) (any, *services.Error) {
 	switch r.reason() {
 	case errTimedOut:
-		return nil, failed(fmt.Sprintf("%s ran past its limit of %d ms: killed with its process group", r.name, r.timeout.Milliseconds()))
+		return nil, failed(fmt.Sprintf("%s ran past its limit of %d ms: killed with all it started", r.name, r.timeout.Milliseconds()))
 	case errClosed:
 		return nil, failed(r.name + ": " + errClosed.Error())
 	}
@@ -233,42 +241,39 @@ type run struct {
 	stderr  *capped
 
 	mu      sync.Mutex
-	group   *group
+	family  *process.Family
 	stopped error // why it was killed, if it was
 }
 
-// start starts the program and puts it in its group; a program that
-// cannot be put in one is killed rather than left outside.
+// start starts the program as the leader of its family, tracked as a
+// plugin's program is; one that cannot be tracked is killed rather than
+// left running.
 func (r *run) start() error {
-	if err := r.cmd.Start(); err != nil {
-		return err
-	}
-	g, err := newGroup(r.cmd.Process)
+	f, err := process.StartFamily(r.cmd)
 	if err != nil {
-		r.cmd.Process.Kill()
-		r.cmd.Wait()
 		return err
 	}
 	r.mu.Lock()
-	r.group = g
+	r.family = f
 	stopped := r.stopped
 	r.mu.Unlock()
 	if stopped != nil {
-		g.kill()
+		f.Kill()
 	}
 	return nil
 }
 
-// stop kills the program's group, once, saying why.
+// stop kills the program with all it started, saying why (the first
+// reason counts).
 func (r *run) stop(why error) {
 	r.mu.Lock()
 	if r.stopped == nil {
 		r.stopped = why
 	}
-	g := r.group
+	f := r.family
 	r.mu.Unlock()
-	if g != nil {
-		g.kill()
+	if f != nil {
+		f.Kill()
 	}
 }
 

@@ -85,6 +85,20 @@ func straysPlugin(t *testing.T, mib int) string {
 	return plugin{fixture: "strays", files: map[string]string{"strays.json": `{"mib":` + strconv.Itoa(mib) + `}`}}.write(t)
 }
 
+// heavyStraysPlugin's strays take their MiB only once the test said so
+// with letStraysTakeMemory, after it read their pids: a memory stop that
+// came first would end them before the test knew them.
+func heavyStraysPlugin(t *testing.T, mib int) string {
+	return plugin{fixture: "strays", files: map[string]string{"strays.json": `{"mib":` + strconv.Itoa(mib) + `,"after":"strays.take"}`}}.write(t)
+}
+
+func letStraysTakeMemory(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "strays.take"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Close stops the program and everything it started, also what left its
 // process group: a setsid child, a setpgid child, a double-forked daemon.
 func TestNoStrayAfterClose(t *testing.T) {
@@ -127,10 +141,11 @@ func TestNoStrayAfterCrash(t *testing.T) {
 // The memory of children that escaped the group counts, and the memory
 // stop leaves nothing behind.
 func TestEscapedMemoryCountsAndStopLeavesNothing(t *testing.T) {
-	dir := straysPlugin(t, 60) // 3 strays of 60 MiB: any two pass the limit
+	dir := heavyStraysPlugin(t, 60) // 3 strays of 60 MiB: any two pass the limit
 	s := run(t, dir, "--follow", "--memory-limit", "100MB")
 	s.call("c1", "test/ping", nil)
 	strays := strayPids(t, dir, 0)
+	letStraysTakeMemory(t, dir)
 	st := s.next("the memory stop", func(l line) bool { return l.str("op") == "state" && l.str("state") == "stopped" })
 	if !strings.Contains(st.str("reason"), "past the limit of 100 MB") {
 		t.Errorf("stopped for %q, want the memory limit", st.str("reason"))

@@ -3,8 +3,9 @@
 // Command strays is a hostile plugin program that escapes its process
 // group at start: a child in a session of its own (setsid), one in a group
 // of its own (setpgid) and a daemon started by a double fork. Each holds
-// the MiB that strays.json in its folder names, ignores SIGTERM and waits
-// to be killed. Once they run it appends their pids to strays.pids in its
+// the MiB that strays.json in its folder names (once the file its "after"
+// names exists, when it names one), ignores SIGTERM and waits to be
+// killed. Once they run it appends their pids to strays.pids in its
 // folder (never on stdout) and only then answers initialize. Methods:
 // initialize, shutdown (answers and exits), test/crash (exits 3), anything
 // else null.
@@ -20,12 +21,17 @@ import (
 	"runtime"
 	"strconv"
 	"syscall"
+	"time"
 )
 
 const roleEnv = "STRAYS_ROLE"
 
 type config struct {
 	MiB int `json:"mib"`
+	// After names a file of the folder the strays wait for before they
+	// take their memory, so that a test reads their pids before a memory
+	// stop can end them.
+	After string `json:"after"`
 }
 
 func main() {
@@ -132,16 +138,24 @@ func stray() {
 	if b, err := os.ReadFile("strays.json"); err == nil {
 		_ = json.Unmarshal(b, &cfg)
 	}
+	fmt.Println("ready")
+	for cfg.After != "" && !exists(cfg.After) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	held := make([]byte, cfg.MiB<<20)
 	for i := 0; i < len(held); i += os.Getpagesize() {
 		held[i] = 1
 	}
-	fmt.Println("ready")
 	never := make(chan os.Signal, 1)
 	signal.Notify(never, syscall.SIGUSR2)
 	for range never {
 	}
 	runtime.KeepAlive(held)
+}
+
+func exists(name string) bool {
+	_, err := os.Stat(name)
+	return err == nil
 }
 
 func fail(err error) {
