@@ -1,14 +1,13 @@
 package harness
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"path/filepath"
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // MaxAttachmentBytes bounds a file given with a prompt: sent as base64 on
@@ -56,32 +55,13 @@ func (s *Session) attachment(path string) (acp.Attachment, error) {
 	return a, nil
 }
 
-// readAttachment reads a regular file of at most MaxAttachmentBytes. It
-// is opened without blocking (openResolved), so a FIFO named as a file is
-// refused instead of hanging the console.
+// readAttachment reads a regular file of at most MaxAttachmentBytes,
+// through the host's one reader of files it did not write: a named pipe
+// is refused at once instead of hanging the console.
 func readAttachment(path string) ([]byte, error) {
-	resolved, err := filepath.EvalSymlinks(path)
+	data, err := safefile.Read(path, filepath.Base(path), MaxAttachmentBytes)
 	if err != nil {
-		return nil, fmt.Errorf("the prompt was not sent: %v", err)
-	}
-	abs, err := filepath.Abs(resolved)
-	if err != nil {
-		return nil, fmt.Errorf("the prompt was not sent: %v", err)
-	}
-	f, err := openResolved(abs, false)
-	if err != nil {
-		return nil, fmt.Errorf("the prompt was not sent: %v", err)
-	}
-	defer f.Close()
-	if err := checkRegular(path, f, 0); err != nil {
 		return nil, fmt.Errorf("the prompt was not sent: %v (give an image or a PDF file)", err)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxAttachmentBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("the prompt was not sent: %v", err)
-	}
-	if len(data) > MaxAttachmentBytes {
-		return nil, errors.New("the prompt was not sent: " + filepath.Base(path) + " is over the limit of 10 MiB for a file given with a prompt")
 	}
 	return data, nil
 }

@@ -141,7 +141,7 @@ func TestHarnessPromptFileThatIsAFIFO(t *testing.T) {
 	dir := fakeHarness(t, func(h map[string]any) { h["caps"] = map[string]any{"images": true} })
 	input := `{"op":"prompt","text":"see","files":["pipe.png"]}` + "\n" + `{"op":"prompt","text":"after"}` + "\n"
 	out, errText, code := harnessCLI(t, input, `{"scenes":[{"steps":[{"echoPrompt":true}]}]}`, dir, "--home", t.TempDir(), "--cwd", cwd, "--json")
-	if code != 0 || !strings.Contains(out, "not a regular file") || !strings.Contains(out, `"text":"after"`) {
+	if code != 0 || !strings.Contains(out, "the host reads only regular files") || !strings.Contains(out, `"text":"after"`) {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", code, errText, tail(out, 2000))
 	}
 }
