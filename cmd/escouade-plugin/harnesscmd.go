@@ -76,18 +76,9 @@ func cmdHarness(e env, args []string) error {
 	if err := harness.CheckAgentID(f.agent); err != nil {
 		return usagef("--agent: %v", err)
 	}
-	var dir string
-	switch {
-	case len(pos) == 1:
-		dir = pos[0]
-	case len(pos) == 0 && f.agentSet:
-		// A kept agent started again by its id: its plugin's installed
-		// folder, harness, folder and mode come from its record.
-		if dir, err = resumeAgent(f.homeDir(), &f); err != nil {
-			return err
-		}
-	default:
-		return usagef("want one plugin folder: escouade-plugin harness DIR (or --agent ID alone, to start a kept agent again)")
+	dir, err := harnessFolder(&f, pos)
+	if err != nil {
+		return err
 	}
 	m, err := manifest.Load(dir, manifest.LoadOptions{AppVersion: f.appVersion})
 	if err != nil {
@@ -100,13 +91,26 @@ func cmdHarness(e env, args []string) error {
 	if f.update {
 		return printUpdate(e, m.ID, h, f.json)
 	}
-	if err := harnessSwitchedOn(f.homeDir(), m.ID); err != nil {
-		return err
-	}
 	if err := harness.CheckMode(h, cmp.Or(f.mode, harness.DefaultMode)); err != nil {
 		return usagef("--mode: %v", err) // a mode it does not offer is a mistake of the command line
 	}
+	if err := harnessSwitchedOn(f.homeDir(), m.ID); err != nil {
+		return err
+	}
 	return runHarness(e, m, &f)
+}
+
+// harnessFolder is the plugin folder of the command: DIR, or with
+// --agent ID alone the installed folder of that kept agent's plugin, its
+// harness, folder and mode then coming from its record.
+func harnessFolder(f *harnessFlags, pos []string) (string, error) {
+	switch {
+	case len(pos) == 1:
+		return pos[0], nil
+	case len(pos) == 0 && f.agentSet:
+		return resumeAgent(f.homeDir(), f)
+	}
+	return "", usagef("want one plugin folder: escouade-plugin harness DIR (or --agent ID alone, to start a kept agent again)")
 }
 
 func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
