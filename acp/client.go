@@ -36,7 +36,10 @@ type Client struct {
 	tools    toolState
 	stream   streamState
 	question questionState
-	totals   Usage
+	// cursorTodos is the last to-do list of cursor/update_todos, which a
+	// merge updates.
+	cursorTodos []cursorTodo
+	totals      Usage
 
 	// replaying is set while an update replayed by session/load is handled.
 	replaying bool

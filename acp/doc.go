@@ -45,6 +45,6 @@
 // Locations and Diffs of tool items give it what it needs); a permission
 // diff built from rawInput against the file on disk; the permission policy
 // by app mode (it answers with AnswerPermission). Cursor's cursor/*
-// extensions are not spoken: their requests are refused with method not
-// found and shown as "unknown" items.
+// extensions are spoken under Options.Cursor (cursor.go); without it, their
+// requests are refused with method not found and shown as "unknown" items.
 package acp

@@ -13,6 +13,7 @@ type waiting struct {
 	id        json.RawMessage // the agent's request id, as it wrote it
 	options   []PermissionOption
 	questions []Question
+	cursor    *cursorAsk // a card of a cursor/* request, answered to the agent
 }
 
 // handles names what waits for the host, in the order it came.

@@ -52,6 +52,7 @@ type Item struct {
 	MessageID string          `json:"messageId,omitempty"`
 	Text      string          `json:"text,omitempty"`
 	Content   json.RawMessage `json:"content,omitempty"` // a non-text block, or a tool's content
+	Files     []string        `json:"files,omitempty"`   // user: the files given with the prompt
 
 	// tool, toolDone, permission
 	ID        string          `json:"id,omitempty"`   // the tool call's id

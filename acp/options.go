@@ -45,6 +45,10 @@ type Options struct {
 
 	// CancelRequests sends $/cancel_request for the running prompt on Cancel.
 	CancelRequests bool
+	// Cursor speaks Cursor CLI's cursor/* extensions (acp.extensions
+	// "cursor"): its questions and plans become cards, its to-do lists
+	// plans, its tasks and images notices. Off, they are refused.
+	Cursor bool
 
 	// MaxBufferedUpdates bounds the updates kept for a session id not yet
 	// known; past it the oldest is given out as an "unknown" item.

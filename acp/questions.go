@@ -156,6 +156,12 @@ func (c *Client) AnswerQuestion(request string, answers [][]string) ([]Item, []O
 	case !ok || w.itemType != TypeQuestion:
 		c.emit(notice(fmt.Sprintf("no question card %s is waiting", request)))
 		return c.flush()
+	case w.cursor != nil:
+		// The agent waits on its cursor/* request, inside its turn: the
+		// answers are its answer, not a new message.
+		c.handles.take(request)
+		c.answerCursor(w, request, answers)
+		return c.flush()
 	case c.turn.running || c.turn.queued != nil:
 		c.emit(notice("a turn is already running: wait for its end or cancel it"))
 		return c.flush()

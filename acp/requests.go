@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Permission outcomes (RequestPermissionOutcome).
@@ -18,6 +19,13 @@ const (
 func (c *Client) onRequest(m *incoming, raw []byte) {
 	var err error
 	switch {
+	case c.opts.Cursor && strings.HasPrefix(m.Method, cursorPrefix):
+		var handled bool
+		if handled, err = c.cursorMessage(m); !handled {
+			c.answerError(m.ID, &Error{Code: CodeMethodNotFound, Message: "method not found: " + m.Method})
+			c.emit(unknown(raw))
+			return
+		}
 	case m.Method == methodRequestPermission:
 		err = c.onPermissionRequest(m)
 	case m.Method == methodReadTextFile && c.opts.FS:

@@ -1,22 +1,75 @@
 package acp
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
 )
 
 // turnState is the prompt being answered.
 type turnState struct {
 	running       bool
-	promptID      int64   // id of the session/prompt request
-	cancelPending bool    // Cancel was called, the prompt is not answered yet
-	queued        *string // a prompt given before the session was open
-	instructed    bool    // the question instruction went with a prompt
+	promptID      int64       // id of the session/prompt request
+	cancelPending bool        // Cancel was called, the prompt is not answered yet
+	queued        *userPrompt // a prompt given before the session was open
+	instructed    bool        // the question instruction went with a prompt
 }
 
 type promptParams struct {
-	SessionID string      `json:"sessionId"`
-	Prompt    []textBlock `json:"prompt"`
+	SessionID string `json:"sessionId"`
+	Prompt    []any  `json:"prompt"` // content blocks: textBlock, imageBlock, resourceBlock
+}
+
+// userPrompt is a user message: its text and the files given with it.
+type userPrompt struct {
+	text  string
+	files []Attachment
+}
+
+// Attachment is a file given with a prompt: an image (an image block) or
+// a PDF (an embedded resource). The harness checks that the agent takes
+// it (caps.images, caps.pdf) before it gets here.
+type Attachment struct {
+	Path     string // absolute: the resource's file:// URI
+	MimeType string
+	Data     []byte
+}
+
+// IsImage reports whether the file goes as an image block.
+func (a Attachment) IsImage() bool { return strings.HasPrefix(a.MimeType, "image/") }
+
+type imageBlock struct {
+	Type     string `json:"type"` // image
+	MimeType string `json:"mimeType"`
+	Data     string `json:"data"` // base64
+	URI      string `json:"uri,omitempty"`
+}
+
+type resourceBlock struct {
+	Type     string       `json:"type"` // resource
+	Resource blobResource `json:"resource"`
+}
+
+type blobResource struct {
+	URI      string `json:"uri"`
+	MimeType string `json:"mimeType"`
+	Blob     string `json:"blob"` // base64
+}
+
+func (a Attachment) block() any {
+	data := base64.StdEncoding.EncodeToString(a.Data)
+	path := filepath.ToSlash(a.Path)
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path // C:/x.png is file:///C:/x.png
+	}
+	uri := (&url.URL{Scheme: "file", Path: path}).String()
+	if a.IsImage() {
+		return imageBlock{Type: "image", MimeType: a.MimeType, Data: data, URI: uri}
+	}
+	return resourceBlock{Type: "resource", Resource: blobResource{URI: uri, MimeType: a.MimeType, Blob: data}}
 }
 
 type textBlock struct {
@@ -36,27 +89,40 @@ func (c *Client) Prompt(text string) ([]Item, []Out) {
 	return c.flush()
 }
 
-func (c *Client) prompt(text string) {
+// PromptWith sends a user message with files (images, PDFs) after its text.
+func (c *Client) PromptWith(text string, files []Attachment) ([]Item, []Out) {
+	c.promptFiles(userPrompt{text: text, files: files})
+	return c.flush()
+}
+
+func (c *Client) prompt(text string) { c.promptFiles(userPrompt{text: text}) }
+
+func (c *Client) promptFiles(p userPrompt) {
 	switch {
 	case c.phase == phaseEnded:
 		c.emit(notice("the session has ended"))
 	case c.turn.running || c.turn.queued != nil:
 		c.emit(notice("a turn is already running: wait for its end or cancel it"))
 	case c.phase != phaseReady:
-		c.turn.queued = &text
+		c.turn.queued = &p
 	default:
-		c.sendPrompt(text)
+		c.sendPrompt(p)
 	}
 }
 
-func (c *Client) sendPrompt(text string) {
-	blocks := []textBlock{}
+func (c *Client) sendPrompt(p userPrompt) {
+	blocks := []any{}
 	if c.opts.QuestionsInText && c.session.attach == AttachNew && !c.turn.instructed {
 		blocks = append(blocks, textBlock{Type: "text", Text: c.questionInstruction()})
 		c.turn.instructed = true
 	}
-	blocks = append(blocks, textBlock{Type: "text", Text: text})
-	c.emit(Item{Type: TypeUser, MessageID: c.messageID(TypeUser, ""), Text: text})
+	blocks = append(blocks, textBlock{Type: "text", Text: p.text})
+	var paths []string
+	for _, f := range p.files {
+		blocks = append(blocks, f.block())
+		paths = append(paths, f.Path)
+	}
+	c.emit(Item{Type: TypeUser, MessageID: c.messageID(TypeUser, ""), Text: p.text, Files: paths})
 	c.turn.running, c.turn.cancelPending = true, false
 	c.turn.promptID = c.call(methodSessionPrompt, promptParams{SessionID: c.session.id, Prompt: blocks}, c.onPromptAnswer)
 }
@@ -121,6 +187,7 @@ func (c *Client) Cancel() ([]Item, []Out) {
 			}{c.turn.promptID})
 		}
 		c.cancelPermissions()
+		c.cancelCursorCards()
 	}
 	return c.flush()
 }
@@ -184,6 +251,7 @@ func (c *Client) Close() ([]Item, []Out) {
 		return nil, nil
 	}
 	c.cancelPermissions()
+	c.cancelCursorCards()
 	c.endRunningTurn(OutcomeCancelled)
 	if c.agent.close && c.session.id != "" && c.phase == phaseReady {
 		c.call(methodSessionClose, struct {

@@ -3,6 +3,7 @@ package acp
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/internal/bqueue"
 )
@@ -93,6 +94,15 @@ func (c *Client) updateHandler(kind string) (handle func(*update) error, fields 
 }
 
 func (c *Client) onNotification(m *incoming, raw []byte) {
+	if c.opts.Cursor && strings.HasPrefix(m.Method, cursorPrefix) {
+		if handled, err := c.cursorMessage(m); !handled || err != nil {
+			if err != nil {
+				c.emit(notice(fmt.Sprintf("the agent's %s is not understood: %v", m.Method, err)))
+			}
+			c.emit(unknown(raw))
+		}
+		return
+	}
 	if m.Method != methodSessionUpdate {
 		c.emit(unknown(raw))
 		return

@@ -41,8 +41,9 @@
 //	...
 //	s.Close(ctx)
 //
-// What is not done here: a prompt is text only, so the images and pdf
-// capabilities are never exercised; Cursor's cursor/* extensions are refused
-// by the acp package, and a harness that lists them gets a notice saying so;
-// deletes and moves are not counted as the writes acceptEdits lets pass.
+// What caps does not say, the agent does not do: a mode outside caps.modes
+// (CheckMode), readOnly without caps.readOnly, and a prompt's image or PDF
+// without caps.images or caps.pdf (PromptFiles) are refused before anything
+// reaches the agent. Deletes and moves are not counted as the writes
+// acceptEdits lets pass.
 package harness

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,12 @@ var ErrNotInstalled = errors.New("not installed")
 // Locate finds the harness's program: the first of locate.names found in
 // the PATH of env (a declarative plugin never gives a path).
 func Locate(h *manifest.Harness, env []string) (string, error) {
+	return locateOn(h, env, runtime.GOOS)
+}
+
+// locateOn is Locate on the system goos, whose install command the
+// refusal quotes.
+func locateOn(h *manifest.Harness, env []string, goos string) (string, error) {
 	dirs := filepath.SplitList(lookupEnv(env, "PATH"))
 	for _, name := range h.Locate.Names {
 		if strings.ContainsAny(name, `/\`) {
@@ -39,14 +46,39 @@ func Locate(h *manifest.Harness, env []string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s is %w: none of %s is in PATH%s", h.Name.In("en"), ErrNotInstalled,
-		strings.Join(h.Locate.Names, ", "), installHint(h.Install))
+		strings.Join(h.Locate.Names, ", "), installHint(h, goos))
 }
 
-func installHint(i manifest.Install) string {
-	if i.Unix == "" {
+// InstallCommand is the command that installs the agent on the system
+// goos (a runtime.GOOS value), shown to the user and never run by the
+// host: install.windows on Windows, install.unix elsewhere; "" when the
+// manifest gives none for it.
+func InstallCommand(h *manifest.Harness, goos string) string {
+	if goos == "windows" {
+		return h.Install.Windows
+	}
+	return h.Install.Unix
+}
+
+func installHint(h *manifest.Harness, goos string) string {
+	cmd := InstallCommand(h, goos)
+	if cmd == "" {
 		return ""
 	}
-	return " (install it with: " + i.Unix + ")"
+	return " (install it with: " + cmd + ")"
+}
+
+// UpdateAdvice says how the user updates the agent: its updateCommand,
+// else (when the manifest gives none) its install command on goos.
+func UpdateAdvice(h *manifest.Harness, goos string) (string, error) {
+	name := h.Name.In("en")
+	if h.UpdateCommand != "" {
+		return fmt.Sprintf("To update %s, run: %s", name, h.UpdateCommand), nil
+	}
+	if cmd := InstallCommand(h, goos); cmd != "" {
+		return fmt.Sprintf("%s gives no updateCommand: to update it, install it again with: %s", name, cmd), nil
+	}
+	return "", fmt.Errorf("%s gives neither an updateCommand nor an install command for this system: update it as you installed it", name)
 }
 
 // versionPattern is a semver-looking token: 1.57, 1.57.0, v1.57.0-rc.1.

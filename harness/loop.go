@@ -11,6 +11,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/host/process"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // loopState is what the loop keeps of the turn and of the agent's end.
@@ -62,6 +63,7 @@ func (s *Session) clientOptions() acp.Options {
 		Tools:           a.Tools,
 		SubagentTools:   a.SubagentTools,
 		QuestionsInText: a.QuestionsInText,
+		Cursor:          a.HasExtension(manifest.ExtensionCursor),
 		Lang:            s.opts.Lang,
 	}
 	if s.opts.MCP != nil {
@@ -90,9 +92,6 @@ func (s *Session) run(notices []string) {
 	defer s.finish()
 	for _, n := range notices {
 		s.emit(noticeItem(n))
-	}
-	if s.harness.ACP.HasExtension("cursor") {
-		s.emit(noticeItem(noticeCursor))
 	}
 	s.stdin.send(outLines(s.client.Start())...)
 	s.startMode()
@@ -163,12 +162,14 @@ func (s *Session) feed(l line) {
 // take writes the client's lines and handles its items.
 func (s *Session) take(items []acp.Item, outs []acp.Out) {
 	s.stdin.send(outLines(outs)...)
-	for _, it := range items {
-		s.handle(it)
-	}
+	// The totals are kept before the items go out: whoever sees a turn
+	// item and then asks for Totals must find that turn counted.
 	s.mu.Lock()
 	s.totals = s.client.Totals()
 	s.mu.Unlock()
+	for _, it := range items {
+		s.handle(it)
+	}
 	if s.client.Ended() {
 		s.stopAgent()
 	}
@@ -238,7 +239,8 @@ func (s *Session) deliver(it acp.Item) {
 }
 
 // appModeOf is the app mode that acp.modes (or readOnlyMode) maps to the
-// agent's mode, "" when none does; the one asked for wins a tie.
+// agent's mode, "" when none does or the harness does not offer it
+// (CheckMode); the one asked for wins a tie.
 func (s *Session) appModeOf(agentMode string) string {
 	a := s.harness.ACP
 	if agentMode == "" {
@@ -247,11 +249,12 @@ func (s *Session) appModeOf(agentMode string) string {
 	if a.Modes[s.mode] == agentMode || s.mode == acp.ReadOnly && a.ReadOnlyMode == agentMode {
 		return s.mode
 	}
-	if a.ReadOnlyMode == agentMode {
+	offered := OfferedModes(s.harness)
+	if a.ReadOnlyMode == agentMode && slices.Contains(offered, acp.ReadOnly) {
 		return acp.ReadOnly
 	}
 	for _, app := range slices.Sorted(maps.Keys(a.Modes)) {
-		if a.Modes[app] == agentMode {
+		if a.Modes[app] == agentMode && slices.Contains(offered, app) {
 			return app
 		}
 	}

@@ -20,8 +20,21 @@ import (
 // fakeDir is the fixture's folder: its manifest and its sources.
 const fakeDir = "../tests/fixtures/plugins/fake-acp"
 
-// waitLimit fails a test whose awaited item never comes.
+// waitLimit bounds the close of a session at a test's end.
 const waitLimit = 30 * time.Second
+
+// awaitLimit bounds a wait for an item that may never come, so the test
+// fails with what it got rather than hang: it scales with the test
+// binary's deadline (go test -timeout), leaving a tenth of what remains to
+// report, and is an hour without one. A loaded machine under -race reads
+// a 20 MiB line slowly: no fixed time is the point of these waits.
+func awaitLimit(t *testing.T) time.Duration {
+	deadline, ok := t.Deadline()
+	if !ok {
+		return time.Hour
+	}
+	return max(time.Until(deadline)*9/10, time.Second)
+}
 
 // binDir holds the fake agent, built once for the test binary.
 var binDir string
@@ -153,7 +166,8 @@ func (r *run) add(it acp.Item) {
 // last call, that one included.
 func (r *run) until(want func(acp.Item) bool) []acp.Item {
 	r.t.Helper()
-	deadline := time.After(waitLimit)
+	limit := awaitLimit(r.t)
+	deadline := time.After(limit)
 	for {
 		r.mu.Lock()
 		for i := r.seen; i < len(r.items); i++ {
@@ -170,7 +184,7 @@ func (r *run) until(want func(acp.Item) bool) []acp.Item {
 		case <-deadline:
 			r.mu.Lock()
 			defer r.mu.Unlock()
-			r.t.Fatalf("no awaited item in %s; got %s", waitLimit, brief(r.items[r.seen:]))
+			r.t.Fatalf("no awaited item in %s (the test's deadline nears); got %s", limit, brief(r.items[r.seen:]))
 		}
 	}
 }

@@ -16,7 +16,6 @@ const (
 	noticeOutputEndedFormat   = "%s closed its output while still running: it was stopped"
 	noticeLineTooLongFormat   = "the agent wrote a line of %d bytes, over the limit of %d: it was dropped"
 	noticeFencedFormat        = "refused the agent's %s of %s: it belongs to another private project"
-	noticeCursor              = "Cursor's cursor/* extensions are not supported yet: their requests are refused"
 	// noticeLoginFormat names the agent's own command (ACP-HARNESS §4.1):
 	// the speaker, the program, then what the agent offers and the end.
 	noticeLoginFormat = "%s needs you to log in: run `%s` in a terminal to log in%s"

@@ -1,11 +1,14 @@
 package harness
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // TestPermissionCardsByMode plays the same five cards under each mode: a
@@ -149,4 +152,44 @@ func writeFile(t *testing.T, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestModesOutsideCapsAreRefused: a mode caps.modes does not list never
+// becomes the session's mode, at start or later, so the policy never
+// sees it; readOnly needs caps.readOnly.
+func TestModesOutsideCapsAreRefused(t *testing.T) {
+	w := newWorld(t)
+	m := fakeManifest(t, func(h *manifest.Harness) {
+		h.Caps.Modes = []manifest.Mode{{ID: ModeDefault}}
+		delete(h.Caps.Other, CapReadOnly)
+	})
+	for _, mode := range []string{ModeBypassPermissions, acp.ReadOnly} {
+		if _, err := Start(context.Background(), Options{Manifest: m, Cwd: w.dir, Mode: mode, Env: agentEnvFor(w.script(t, "updates.json"), filepath.Join(t.TempDir(), "r"))}); err == nil || !strings.Contains(err.Error(), "caps.") {
+			t.Errorf("start in %s: %v", mode, err)
+		}
+	}
+	diff(t, "offered", []string{ModeDefault}, OfferedModes(&m.Contributes.Harnesses[0]))
+}
+
+// TestAgentsOwnModeChangeDoesNotOpenThePolicy: an agent that switches
+// itself to the mode acp.modes maps to bypassPermissions, where caps.modes
+// does not offer it, is not shown in that app mode, and its permission
+// requests still wait for the user.
+func TestAgentsOwnModeChangeDoesNotOpenThePolicy(t *testing.T) {
+	w := newWorld(t)
+	m := fakeManifest(t, func(h *manifest.Harness) { h.Caps.Modes = []manifest.Mode{{ID: ModeDefault}} })
+	script := reviewScript(t, `{"scenes":[{"steps":[{"update":{"sessionUpdate":"current_mode_update","currentModeId":"yolo"}},
+		{"permission":{"toolCall":{"toolCallId":"c1","title":"ls","kind":"execute"},
+		"options":[{"optionId":"y","name":"Yes","kind":"allow_once"},{"optionId":"n","name":"No","kind":"reject_once"}]}}]}]}`)
+	r := start(t, script, Options{Manifest: m, Cwd: w.dir})
+	r.untilType(acp.TypeSession)
+	r.must(r.s.Prompt("go"))
+	items := r.untilType(acp.TypePermission)
+	for _, it := range ofType(items, acp.TypeMode) {
+		if it.Mode == "yolo" && it.AppMode != "" {
+			t.Errorf("the agent's yolo is shown as the app mode %q", it.AppMode)
+		}
+	}
+	r.must(r.s.Answer(items[len(items)-1].Request, KindRejectOnce))
+	r.untilType(acp.TypeTurn)
 }

@@ -56,6 +56,9 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckMode(h, opts.Mode); err != nil {
+		return nil, err
+	}
 	s := &Session{opts: opts, harness: h, id: ID(opts.Manifest.ID, h.ID), mode: opts.Mode,
 		asks: map[string]chan askReply{}, noticed: map[string]bool{},
 		work: bqueue.New[func()](0, bqueue.Refuse), lines: make(chan line, linesBuffered),
@@ -122,10 +125,14 @@ func (s *Session) versionNotices(ctx context.Context, path string, env []string)
 	if err != nil {
 		return []string{fmt.Sprintf("cannot read the version of %s: %v", s.harness.Name.In(s.opts.Lang), err)}
 	}
-	if n := TestedNotice(s.harness.Name.In(s.opts.Lang), v, s.harness.Tested); n != "" {
-		return []string{n}
+	n := TestedNotice(s.harness.Name.In(s.opts.Lang), v, s.harness.Tested)
+	if n == "" {
+		return nil
 	}
-	return nil
+	if old := s.harness.Tested.Oldest; old != "" && compareVersions(v, old) < 0 && s.harness.UpdateCommand != "" {
+		n += fmt.Sprintf(" (update it with: %s)", s.harness.UpdateCommand) // older than tried: an update is what helps
+	}
+	return []string{n}
 }
 
 func (s *Session) launch(path string, env []string) error {
@@ -204,8 +211,11 @@ func (s *Session) AnswerQuestion(request string, answers [][]string) error {
 func (s *Session) Cancel() error { return s.post(s.cancel) }
 
 // SetMode changes the app mode: the agent's ACP mode and the permission
-// policy.
+// policy. A mode the harness does not offer (CheckMode) is refused.
 func (s *Session) SetMode(mode string) error {
+	if err := CheckMode(s.harness, mode); err != nil {
+		return err // refused here, it reaches neither the agent nor the policy
+	}
 	return s.post(func() { s.setMode(mode) })
 }
 

@@ -1,8 +1,10 @@
 package harness
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -168,4 +170,42 @@ func (l *lockedLines) get() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return slices.Clone(l.lines)
+}
+
+// TestTotalsCountTheTurnItsItemEnds: whoever is given a turn item finds
+// that turn in Totals, even asked from inside OnItem, before anything
+// else runs: the totals are kept before the items go out.
+func TestTotalsCountTheTurnItsItemEnds(t *testing.T) {
+	w := newWorld(t)
+	var mu sync.Mutex
+	var seen []acp.Usage
+	var s *Session
+	ready := make(chan struct{})
+	opts := Options{Cwd: w.dir, Manifest: fakeManifest(t, nil), Env: agentEnvFor(w.script(t, "updates.json"), filepath.Join(t.TempDir(), "r"))}
+	turns := make(chan struct{}, 2)
+	opts.OnItem = func(it acp.Item) {
+		if it.Type != acp.TypeTurn {
+			return
+		}
+		<-ready
+		mu.Lock()
+		seen = append(seen, s.Totals())
+		mu.Unlock()
+		turns <- struct{}{}
+	}
+	s, err := Start(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(ready)
+	defer s.Close(context.Background())
+	s.Prompt("hi")
+	<-turns
+	s.Prompt("again")
+	<-turns
+	mu.Lock()
+	defer mu.Unlock()
+	diff(t, "totals seen with each turn item", []acp.Usage{
+		{InputTokens: 100, OutputTokens: 20, TotalTokens: 120},
+		{InputTokens: 110, OutputTokens: 22, TotalTokens: 132}}, seen)
 }

@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
@@ -53,6 +56,23 @@ func OpenStore(home string) (*Store, error) {
 	dir := filepath.Join(home, StoreDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
+	}
+	return &Store{dir: dir}, nil
+}
+
+// ExistingStore opens the store of home if it has one; nil, and nothing
+// made, when it has none.
+func ExistingStore(home string) (*Store, error) {
+	dir := filepath.Join(home, StoreDir)
+	st, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("%s is not a folder", dir)
 	}
 	return &Store{dir: dir}, nil
 }
@@ -204,11 +224,21 @@ func (s *Store) conversationPath(agent string) string {
 }
 
 // Listing is an agent as the app lists it: absent when its harness is not
-// there to run it.
+// there to run it, with why, and what its conversation holds.
 type Listing struct {
 	AgentRecord
 	Absent bool `json:"absent,omitempty"`
+	// Reason says why the harness is absent.
+	Reason string `json:"reason,omitempty"`
+	// LastActivity is when its conversation last changed (its record's
+	// when it has none yet); zero when neither can be read.
+	LastActivity time.Time `json:"lastActivity,omitzero"`
+	// Items is the length of its conversation, in items.
+	Items int `json:"items"`
 }
+
+// Available is the status of an agent whose harness is there.
+const Available = "available"
 
 // Status is Absent ("Harness absent") for an absent agent, else "".
 func (l Listing) Status() string {
@@ -218,9 +248,20 @@ func (l Listing) Status() string {
 	return ""
 }
 
+// MarshalJSON writes the listing with its status spelled out: Absent or
+// Available.
+func (l Listing) MarshalJSON() ([]byte, error) {
+	type plain Listing
+	return json.Marshal(struct {
+		plain
+		Status string `json:"status"`
+	}{plain(l), cmp.Or(l.Status(), Available)})
+}
+
 // List gives every agent, marked absent when its plugin is not installed,
 // is disabled, no longer describes its harness, or when the ACP harness
-// itself is off (acpOn false). They come back as soon as it returns.
+// itself is off (acpOn false; ACPEnabled tells). They come back as soon as
+// it returns, their conversations kept.
 func (s *Store) List(reg *registry.Registry, acpOn bool) ([]Listing, error) {
 	records, err := s.Agents()
 	if err != nil {
@@ -228,20 +269,62 @@ func (s *Store) List(reg *registry.Registry, acpOn bool) ([]Listing, error) {
 	}
 	out := make([]Listing, len(records))
 	for i, r := range records {
-		out[i] = Listing{AgentRecord: r, Absent: !acpOn || !harnessPresent(reg, r)}
+		l := Listing{AgentRecord: r}
+		l.Reason = absence(reg, r)
+		if !acpOn {
+			l.Reason = fmt.Sprintf("the ACP harness %s is disabled (escouade-plugin enable %s brings it back)", ACPPluginID, ACPPluginID)
+		}
+		l.Absent = l.Reason != ""
+		l.LastActivity, l.Items = s.activity(r.ID)
+		out[i] = l
 	}
 	return out, nil
 }
 
-func harnessPresent(reg *registry.Registry, r AgentRecord) bool {
+// absence says why the harness of r cannot run now, "" when it can.
+func absence(reg *registry.Registry, r AgentRecord) string {
 	e, ok := reg.Get(r.Plugin)
-	if !ok || e.Disabled {
-		return false
+	switch {
+	case !ok:
+		return fmt.Sprintf("its plugin %s is not installed", r.Plugin)
+	case e.Disabled:
+		return fmt.Sprintf("its plugin %s is disabled (escouade-plugin enable %s brings it back)", r.Plugin, r.Plugin)
 	}
 	m, err := manifest.Load(e.Dir, manifest.LoadOptions{})
 	if err != nil {
-		return false
+		return fmt.Sprintf("the manifest of its plugin %s cannot be read: %v", r.Plugin, err)
 	}
-	h, ok := m.Harness(r.HarnessID)
-	return ok && h.Described()
+	if h, ok := m.Harness(r.HarnessID); !ok || !h.Described() {
+		return fmt.Sprintf("its plugin %s no longer describes the harness %q", r.Plugin, r.HarnessID)
+	}
+	return ""
+}
+
+// activity gives when an agent's conversation last changed and how many
+// items it holds (its complete lines: a line cut by a crash is not one).
+func (s *Store) activity(agent string) (time.Time, int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f, err := os.Open(s.conversationPath(agent))
+	if err != nil {
+		st, err := os.Stat(filepath.Join(s.dir, indexFile))
+		if err != nil {
+			return time.Time{}, 0
+		}
+		return st.ModTime().UTC(), 0
+	}
+	defer f.Close()
+	var when time.Time
+	if st, err := f.Stat(); err == nil {
+		when = st.ModTime().UTC()
+	}
+	n := 0
+	buf := make([]byte, 64<<10)
+	for {
+		k, err := f.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err != nil {
+			return when, n
+		}
+	}
 }

@@ -44,6 +44,9 @@ type instance struct {
 	// writing is held while a request is written to the program, so that
 	// the flush of the queue hands over to what comes next in order.
 	writing sync.Mutex
+	// noAttach is set when the program's initialize answer says
+	// capabilities.attach false: agent/attach is then never written to it.
+	noAttach atomic.Bool
 }
 
 // holdsDecision reports whether a decision an agent waits for is pending
@@ -199,13 +202,20 @@ func (i *instance) handshake() {
 		i.stopForGood(journal.TagStop, reason)
 		return
 	}
+	noAttach := declinesAttach(res)
+	i.noAttach.Store(noAttach)
 	p.mu.Lock()
 	greeted := p.decide(i, event{kind: evGreeted})
+	sayNoAttach := noAttach && !p.saidNoAttach
+	p.saidNoAttach = noAttach
 	p.mu.Unlock()
 	if !greeted {
 		return
 	}
 	p.journal.Write(journal.TagReady, "initialize answered: "+string(res))
+	if sayNoAttach {
+		p.journal.Write(journal.TagReady, noAttachJournal)
+	}
 	i.replayAttaches()
 	i.flush()
 }
@@ -216,6 +226,9 @@ func (i *instance) handshake() {
 // rather than sent twice; the attaches of new agents stay in the queue, in
 // the order the app sent them.
 func (i *instance) replayAttaches() {
+	if i.noAttach.Load() {
+		return // what waits in the queue is answered declined by flush
+	}
 	p := i.p
 	p.mu.Lock()
 	var attaches []attachment
@@ -284,6 +297,10 @@ func (i *instance) send(r *request) {
 
 // write is send with i.writing held.
 func (i *instance) write(r *request) {
+	if r.method == proto.MethodAgentAttach && i.noAttach.Load() {
+		r.finish(defaultOutcome(Declined, noAttachReason))
+		return
+	}
 	switch r.kind {
 	case kindNotify:
 		i.conn.Notify(r.method, r.params)
@@ -414,4 +431,26 @@ func crashText(prog transport.Program) string {
 		b.WriteString("\n| " + l)
 	}
 	return b.String()
+}
+
+// What a program that declines agent/attach is told and the journal says.
+const (
+	noAttachJournal = "agent/attach is not sent to it: its initialize answer says capabilities.attach false"
+	noAttachReason  = "agent/attach: not sent, the plugin does not take attaches (its initialize answer says capabilities.attach false)"
+)
+
+// declinesAttach reports whether an initialize answer says, with an
+// explicit false, that the plugin does not take agent/attach. Said of
+// nothing, it is sent, as before plugins could say it.
+func declinesAttach(res json.RawMessage) bool {
+	var answer struct {
+		Capabilities struct {
+			Attach *bool `json:"attach"`
+		} `json:"capabilities"`
+	}
+	if json.Unmarshal(res, &answer) != nil {
+		return false
+	}
+	a := answer.Capabilities.Attach
+	return a != nil && !*a
 }

@@ -198,6 +198,8 @@ func (f *fake) initialize() (any, error) {
 		return map[string]any{"protocolVersion": "1"}, nil
 	case "slowinit":
 		<-time.After(200 * time.Millisecond) // a plugin slow to start
+	case "noattach":
+		return map[string]any{"protocolVersion": 1, "capabilities": map[string]any{"attach": false}}, nil
 	}
 	return map[string]any{"protocolVersion": 1, "capabilities": map[string]any{"batch": true}}, nil
 }

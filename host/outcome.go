@@ -18,6 +18,7 @@ const (
 	Stopped    DefaultReason = "stopped"     // the plugin is stopped or disabled
 	NotStarted DefaultReason = "not-started" // it has no program or no activation
 	Dropped    DefaultReason = "dropped"     // dropped from a full queue
+	Declined   DefaultReason = "declined"    // its initialize answer says it does not take it
 )
 
 // Outcome is what a call to a plugin gives: its result, its error, or the

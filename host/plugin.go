@@ -32,6 +32,9 @@ type Plugin struct {
 	queue    queue
 	attaches []attachment // latest params per agent, in first-attach order
 	crashes  crashLog
+	// saidNoAttach is set while the last program declined agent/attach
+	// and the journal said so: a restart that declines again says nothing.
+	saidNoAttach bool
 }
 
 type attachment struct {

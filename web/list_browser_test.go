@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -130,16 +131,17 @@ func TestBrowserUpdateShowsWhatChanged(t *testing.T) {
 	}
 }
 
-// A harness plugin whose agent program is gone is "Harness absent"; it
-// comes back when the program is there.
-func TestHarnessAbsent(t *testing.T) {
+// A harness plugin whose agent program is not in PATH is "Agent not
+// installed" (its harness is there: "Harness absent" is for a harness that
+// is gone); it comes back when the program is there.
+func TestHarnessAgentNotInstalledThenHarnessAbsent(t *testing.T) {
 	home := t.TempDir()
 	installed(t, home, filepath.Join("..", "tests", "fixtures", "plugins", "fake-acp"))
 	bin := t.TempDir()
 	v := startView(t, home, func(o *Options) { o.Host.Env = []string{"PATH=" + bin} })
 	id := "dev.escouade.fake-acp"
 	row := v.srv.rowOf(mustEntry(t, v, id))
-	if row.State.State != "absent" || row.State.Label != "Harness absent" || !strings.Contains(row.State.Reason, "none of fake-acp is in PATH") {
+	if row.State.State != "not-installed" || row.State.Label != "Agent not installed" || !strings.Contains(row.State.Reason, "none of fake-acp is in PATH") {
 		t.Errorf("without its program: %+v", row.State)
 	}
 	if !strings.Contains(row.Kind, "ACP harness") {
@@ -152,7 +154,14 @@ func TestHarnessAbsent(t *testing.T) {
 		t.Errorf("with its program: %+v", row.State)
 	}
 	_, body := get(t, v, "/", map[string]string{SecretHeader: v.srv.Secret()}, "")
-	if strings.Contains(body, "Harness absent") {
-		t.Error("the list still says Harness absent")
+	if strings.Contains(body, "Agent not installed") {
+		t.Error("the list still says Agent not installed")
+	}
+	// The ACP harness switched off: its harnesses are gone, "Harness absent".
+	if err := harness.SetACPEnabled(home, false); err != nil {
+		t.Fatal(err)
+	}
+	if row := v.srv.rowOf(mustEntry(t, v, id)); row.State.State != "absent" || row.State.Label != "Harness absent" || !strings.Contains(row.State.Reason, "dev.escouade.acp is disabled") {
+		t.Errorf("with the ACP harness off: %+v", row.State)
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"html/template"
 	"net/http"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
+	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/journal"
@@ -27,9 +29,16 @@ type page struct {
 	Fields    []settingField
 	Perms     []permItem
 	Harnesses []string
-	Journal   []journalLine
-	Tags      []string
+	// AgentSetup is how the user installs and updates each harness's
+	// agent program on this system; the host runs neither.
+	AgentSetup []agentSetup
+	Journal    []journalLine
+	Tags       []string
 }
+
+// agentSetup is the install command (install.windows on Windows,
+// install.unix elsewhere) and the updateCommand of a harness.
+type agentSetup struct{ Install, Update string }
 
 func parseTemplates(lang string) (*template.Template, error) {
 	funcs := template.FuncMap{"t": func(key string, args ...any) string { return tr(lang, key, args...) }}
@@ -125,6 +134,8 @@ func (s *Server) pagePlugin(w http.ResponseWriter, r *http.Request) {
 		p.Perms = permItems(s.lang, rw.Manifest.Permissions, rw.Plugin.Granted())
 		for _, h := range describedHarnesses(rw.Manifest) {
 			p.Harnesses = append(p.Harnesses, harnessCommand(h))
+			p.AgentSetup = append(p.AgentSetup, agentSetup{
+				Install: safetext.Line(harness.InstallCommand(&h, runtime.GOOS)), Update: safetext.Line(h.UpdateCommand)})
 		}
 	case "journal":
 		lines, err := s.tail(rw)

@@ -15,7 +15,7 @@ import (
 // of a "state" event.
 type stateView struct {
 	ID      string `json:"id"`
-	State   string `json:"state"` // a host.State, or "absent" or "broken"
+	State   string `json:"state"` // a host.State, or "absent", "not-installed" or "broken"
 	Label   string `json:"label"` // the state in the page's language
 	Reason  string `json:"reason"`
 	Crashes int    `json:"crashes"`
@@ -64,9 +64,14 @@ func (s *Server) rowOf(en registry.Entry) row {
 	r.Runs = m.Run.Kind() != manifest.RunNone && len(m.Activation) > 0
 	r.State = s.stateOf(en.ID, p.Status())
 	r.Review = s.reviewReason(en.ID)
-	if r.State.State != string(host.StateDisabled) {
-		if why, absent := s.harnessAbsent(m); absent {
-			r.State.State, r.State.Label, r.State.Reason = "absent", harness.Absent, safetext.Line(why)
+	if r.State.State != string(host.StateDisabled) && len(describedHarnesses(m)) > 0 {
+		if on, _ := harness.ACPEnabled(s.home); !on {
+			// Its harnesses are gone with the ACP harness: its agents are
+			// "Harness absent", as the agents listing says.
+			r.State.State, r.State.Label = "absent", harness.Absent
+			r.State.Reason = "the ACP harness " + harness.ACPPluginID + " is disabled"
+		} else if why, missing := s.agentNotInstalled(m); missing {
+			r.State.State, r.State.Label, r.State.Reason = "not-installed", tr(s.lang, "state.not-installed"), safetext.Line(why)
 		}
 	}
 	return r
@@ -102,9 +107,10 @@ func describedHarnesses(m *manifest.Manifest) []manifest.Harness {
 	return out
 }
 
-// harnessAbsent reports whether m describes harnesses none of whose
-// programs can be found: its agents are then "Harness absent".
-func (s *Server) harnessAbsent(m *manifest.Manifest) (string, bool) {
+// agentNotInstalled reports whether m describes harnesses none of whose
+// programs can be found: the agent is not installed on this computer (its
+// harness is there; "Harness absent" is for a harness that is gone).
+func (s *Server) agentNotInstalled(m *manifest.Manifest) (string, bool) {
 	hs := describedHarnesses(m)
 	if len(hs) == 0 {
 		return "", false

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +22,8 @@ import (
 	"github.com/escouade-dev/escouade-plugin/harness/mcp"
 	"github.com/escouade-dev/escouade-plugin/harness/term"
 	"github.com/escouade-dev/escouade-plugin/internal/console"
+	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -28,7 +32,8 @@ type harnessFlags struct {
 	common
 	harness, mode, model, cwd, agent string
 	fences                           dirList
-	json                             bool
+	json, update, list               bool
+	cwdSet, agentSet                 bool // given on the command line
 }
 
 func (f *harnessFlags) register(fs *flag.FlagSet) {
@@ -40,6 +45,8 @@ func (f *harnessFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.agent, "agent", harness.DefaultAgent, "the agent's name: its conversation is kept under home and re-attached")
 	fs.Var(&f.fences, "fence", "DIR: a private project's folder the agent must not touch (repeatable)")
 	fs.BoolVar(&f.json, "json", false, "the JSON-lines console even in a terminal")
+	fs.BoolVar(&f.list, "list", false, "list the agents kept under the home, as escouade-plugin agents does; nothing starts")
+	fs.BoolVar(&f.update, "update", false, "print the command that updates the agent's program (updateCommand), for you to run; nothing starts")
 }
 
 // dirList is a repeatable folder flag.
@@ -56,17 +63,54 @@ func cmdHarness(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
-		return usagef("want one plugin folder: escouade-plugin harness DIR")
+	fs.Visit(func(fl *flag.Flag) {
+		f.cwdSet = f.cwdSet || fl.Name == "cwd"
+		f.agentSet = f.agentSet || fl.Name == "agent"
+	})
+	if f.list {
+		if len(pos) != 0 {
+			return usagef("--list takes no plugin folder: escouade-plugin harness --list [--json]")
+		}
+		return listAgents(e, f.homeDir(), f.json)
 	}
 	if err := harness.CheckAgentID(f.agent); err != nil {
 		return usagef("--agent: %v", err)
 	}
-	m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: f.appVersion})
+	dir, err := harnessFolder(&f, pos)
 	if err != nil {
 		return err
 	}
+	m, err := manifest.Load(dir, manifest.LoadOptions{AppVersion: f.appVersion})
+	if err != nil {
+		return err
+	}
+	h, err := harness.Pick(m, f.harness)
+	if err != nil {
+		return err
+	}
+	if f.update {
+		return printUpdate(e, m.ID, h, f.json)
+	}
+	if err := harness.CheckMode(h, cmp.Or(f.mode, harness.DefaultMode)); err != nil {
+		return usagef("--mode: %v", err) // a mode it does not offer is a mistake of the command line
+	}
+	if err := harnessSwitchedOn(f.homeDir(), m.ID); err != nil {
+		return err
+	}
 	return runHarness(e, m, &f)
+}
+
+// harnessFolder is the plugin folder of the command: DIR, or with
+// --agent ID alone the installed folder of that kept agent's plugin, its
+// harness, folder and mode then coming from its record.
+func harnessFolder(f *harnessFlags, pos []string) (string, error) {
+	switch {
+	case len(pos) == 1:
+		return pos[0], nil
+	case len(pos) == 0 && f.agentSet:
+		return resumeAgent(f.homeDir(), f)
+	}
+	return "", usagef("want one plugin folder: escouade-plugin harness DIR (or --agent ID alone, to start a kept agent again)")
 }
 
 func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
@@ -116,6 +160,46 @@ func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
 	}
 	session.Store(s)
 	return con.serve(ctx, s)
+}
+
+// printUpdate prints how to update the agent's program: its
+// updateCommand, shown and never run (ACP-HARNESS §2), else its install
+// command for this system.
+func printUpdate(e env, plugin string, h *manifest.Harness, asJSON bool) error {
+	advice, err := harness.UpdateAdvice(h, runtime.GOOS)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(e.stdout, map[string]string{
+			"harness": harness.ID(plugin, h.ID), "updateCommand": safetext.Line(h.UpdateCommand),
+			"installCommand": safetext.Line(harness.InstallCommand(h, runtime.GOOS)), "message": safetext.Line(advice),
+		})
+	}
+	fmt.Fprintln(e.stdout, safetext.Line(advice))
+	return nil
+}
+
+// harnessSwitchedOn refuses to start an agent while the ACP harness is
+// switched off, or while the plugin, installed under the home, is
+// disabled: neither the app nor the command line runs what the user
+// switched off. A folder that is not installed runs, as run runs it.
+func harnessSwitchedOn(home, plugin string) error {
+	on, err := harness.ACPEnabled(home)
+	if err != nil {
+		return err
+	}
+	if !on {
+		return fmt.Errorf("the ACP harness %s is disabled: no described harness runs until it is enabled (escouade-plugin enable %s)", harness.ACPPluginID, harness.ACPPluginID)
+	}
+	reg, err := registry.Open(home)
+	if err != nil {
+		return err
+	}
+	if en, ok := reg.Get(plugin); ok && en.Disabled {
+		return fmt.Errorf("%s is installed and disabled: its harnesses do not run until it is enabled (escouade-plugin enable %s)", plugin, plugin)
+	}
+	return nil
 }
 
 // checkFolder refuses a folder flag that names no folder, naming the flag
@@ -188,6 +272,9 @@ type harnessConsole struct {
 	// (guarded by mu); changed is signalled on every item.
 	cards   int
 	changed chan struct{}
+
+	// files are what /attach gave for the next typed prompt.
+	files []string
 }
 
 func newHarnessConsole(e env, jsonLines bool) *harnessConsole {
@@ -322,6 +409,7 @@ func (c *harnessConsole) command(s *harness.Session, line string) bool {
 type consoleOp struct {
 	Op      string     `json:"op"`
 	Text    string     `json:"text"`
+	Files   []string   `json:"files"`
 	Request string     `json:"request"`
 	Kind    string     `json:"kind"`
 	Option  string     `json:"option"`
@@ -339,7 +427,11 @@ func (c *harnessConsole) jsonCommand(s *harness.Session, line string) bool {
 	var err error
 	switch op.Op {
 	case "prompt":
-		err = s.Prompt(op.Text)
+		if len(op.Files) > 0 {
+			err = s.PromptFiles(op.Text, op.Files)
+		} else {
+			err = s.Prompt(op.Text)
+		}
 	case "answer":
 		if op.Option != "" {
 			err = s.AnswerOption(op.Request, op.Option)
@@ -381,8 +473,15 @@ func (c *harnessConsole) typed(s *harness.Session, line string) bool {
 		err = s.SetMode(strings.TrimSpace(strings.TrimPrefix(line, "/mode ")))
 	case strings.HasPrefix(line, "/model "):
 		err = s.SetModel(strings.TrimSpace(strings.TrimPrefix(line, "/model ")))
+	case strings.HasPrefix(line, "/attach "):
+		path := strings.TrimSpace(strings.TrimPrefix(line, "/attach "))
+		c.files = append(c.files, path)
+		c.item(acp.Item{Type: acp.TypeNotice, Text: path + " goes with the next prompt"})
 	case waiting:
 		err = c.answerCard(s, card, line)
+	case len(c.files) > 0:
+		err = s.PromptFiles(line, c.files)
+		c.files = nil // refused or sent, they were for this prompt
 	default:
 		err = s.Prompt(line)
 	}

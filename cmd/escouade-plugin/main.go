@@ -55,6 +55,7 @@ func commands() map[string]command {
 		"serve":     {"serve [--addr 127.0.0.1:7777] [--open]", "the Plugins view in a browser", cmdServe},
 		"install":   {"install DIR [--json]", "validate the plugin in DIR, show what it asks, and record it under the home", cmdInstall},
 		"list":      {"list [--json]", "the installed plugins", cmdList},
+		"agents":    {"agents [--json]", "the agents of the described harnesses kept under the home, each with its status", cmdAgents},
 		"journal":   {"journal ID [-n N] [-f] [--json]", "the journal of the plugin ID", cmdJournal},
 		"restart":   {"restart ID", "start the stopped plugin ID again, its crashes forgotten", cmdSwitch("restart")},
 		"enable":    {"enable ID", "switch the plugin ID on", cmdSwitch("enable")},
@@ -65,7 +66,7 @@ func commands() map[string]command {
 }
 
 // commandOrder is the order of the commands in the usage text.
-var commandOrder = []string{"run", "test", "build", "harness", "serve", "install", "list", "journal", "restart", "enable", "disable", "version", "help"}
+var commandOrder = []string{"run", "test", "build", "harness", "serve", "install", "list", "agents", "journal", "restart", "enable", "disable", "version", "help"}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
@@ -207,27 +208,51 @@ func cmdList(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if asJSON {
-		return writeJSON(e.stdout, reg.List())
+	acpOn, err := harness.ACPEnabled(home)
+	if err != nil {
+		return err
 	}
-	if len(reg.List()) == 0 {
-		fmt.Fprintln(e.stdout, "no plugin installed (escouade-plugin install DIR)")
-		return nil
+	// The ACP harness is built into the host: listed first, switched like
+	// the others, with no folder of its own.
+	entries := []listEntry{{Entry: registry.Entry{ID: harness.ACPPluginID, Version: host.AppVersion, Disabled: !acpOn}, Builtin: true}}
+	for _, en := range reg.List() {
+		entries = append(entries, listEntry{Entry: en})
+	}
+	if asJSON {
+		return writeJSON(e.stdout, entries)
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tVERSION\tSTATE\tFOLDER")
-	for _, en := range reg.List() {
+	for _, en := range entries {
 		state := "enabled"
 		if en.Disabled {
 			state = "disabled"
 		}
-		var changed *registry.ChangedError
-		if errors.As(consented(en), &changed) {
-			state += ", needs review"
+		dir := en.Dir
+		if en.Builtin {
+			dir = "(built in: it runs the described harnesses)"
+		} else {
+			var changed *registry.ChangedError
+			if errors.As(consented(en.Entry), &changed) {
+				state += ", needs review"
+			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", en.ID, en.Version, state, en.Dir)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", en.ID, en.Version, state, dir)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(entries) == 1 {
+		fmt.Fprintln(e.stdout, "no plugin installed (escouade-plugin install DIR)")
+	}
+	return nil
+}
+
+// listEntry is a line of list: a registry entry, or the built-in ACP
+// harness.
+type listEntry struct {
+	registry.Entry
+	Builtin bool `json:"builtin,omitempty"`
 }
 
 func cmdJournal(e env, args []string) error {
@@ -282,6 +307,9 @@ func cmdSwitch(op string) func(e env, args []string) error {
 		if len(pos) != 1 {
 			return usagef("want a plugin id: escouade-plugin %s ID (escouade-plugin list shows the ids)", op)
 		}
+		if pos[0] == harness.ACPPluginID {
+			return switchACP(e, home, op, asJSON)
+		}
 		reg, err := registry.Open(home)
 		if err != nil {
 			return err
@@ -333,6 +361,38 @@ func consented(en registry.Entry) error {
 		return err
 	}
 	return en.Consent.Check(m)
+}
+
+// switchACP switches the built-in ACP harness: off, every described
+// harness is absent and its agents are kept, marked Harness absent, with
+// their conversations; on, they are back.
+func switchACP(e env, home, op string, asJSON bool) error {
+	on, err := harness.ACPEnabled(home)
+	if err != nil {
+		return err
+	}
+	var msg string
+	switch op {
+	case "restart":
+		if !on {
+			return fmt.Errorf("%s is disabled: enable it first (escouade-plugin enable %s)", harness.ACPPluginID, harness.ACPPluginID)
+		}
+		msg = "restarted: it runs no program of its own; each agent starts again with its next run"
+	case "enable":
+		on, msg = true, "enabled: the described harnesses run again, and their agents are back with their conversations"
+	case "disable":
+		on, msg = false, "disabled: no described harness runs; their agents stay, marked "+harness.Absent+", with their conversations"
+	}
+	if op != "restart" {
+		if err := harness.SetACPEnabled(home, on); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		return writeJSON(e.stdout, map[string]any{"id": harness.ACPPluginID, "disabled": !on, "message": msg})
+	}
+	fmt.Fprintf(e.stdout, "%s %s\n", harness.ACPPluginID, msg)
+	return nil
 }
 
 func writeJSON(w io.Writer, v any) error {

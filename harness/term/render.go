@@ -46,6 +46,9 @@ func (r *Renderer) write(b *strings.Builder, it acp.Item) {
 		r.stream(b, it)
 	case acp.TypeUser:
 		fmt.Fprintf(b, "\n%s\n", r.style(styleBold, "> "+it.Text))
+		for _, f := range it.Files {
+			fmt.Fprintf(b, "  + %s\n", f)
+		}
 	case acp.TypeTool, acp.TypeToolDone:
 		r.tool(b, it)
 	case acp.TypePermission:
@@ -209,6 +212,9 @@ func otherLine(it acp.Item) string {
 			return fmt.Sprintf("context: %d of %d tokens", it.Context.Used, it.Context.Size)
 		}
 	case acp.TypePlan:
+		if it.Text != "" {
+			return "plan: " + it.Text + "\n" + string(it.Entries)
+		}
 		return "plan: " + string(it.Entries)
 	case acp.TypeClosed:
 		return "session closed"
