@@ -111,7 +111,14 @@ func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Opt
 	}
 	s := &session{opts: opts, m: m, bench: bench, prog: prog, stderr: stderr}
 	s.desk = newHostDesk(m, s.deskData())
+	s.modules, s.desk.modules = newModuleServices(ctx, m, opts, stderr.add)
+	if fetch, ok := s.desk.modules[methodFetch]; ok && bench != nil && len(bench.Fetch) > 0 {
+		s.desk.modules[methodFetch] = benchFetch(m, bench.Fetch, fetch)
+	}
 	s.wire = newWire(prog.Stdin(), prog.Stdout(), s.desk.serve)
+	if s.modules != nil {
+		s.modules.peer.w.Store(s.wire)
+	}
 	return s, o.pass(runText(m))
 }
 
@@ -190,6 +197,7 @@ func (s *session) stop() []Result {
 	}
 	s.prog.Stdout().Close()
 	s.wire.close()
+	s.modules.close()
 	return nil
 }
 

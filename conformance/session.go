@@ -23,6 +23,9 @@ type session struct {
 	prog  transport.Program
 	wire  *wire
 	desk  *hostDesk
+	// modules are the module-only services of a run.wasm or run.js
+	// program; nil for a process.
+	modules *moduleServices
 
 	stderr *stderrLines
 	ctx    context.Context // cuts the final stop short when cancelled

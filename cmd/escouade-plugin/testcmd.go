@@ -45,6 +45,8 @@ func cmdTest(e env, args []string) error {
 	}
 	defer modulesTransport.Close(ctx)
 	opts.Transports = map[manifest.RunKind]transport.Transport{manifest.RunWASM: modulesTransport, manifest.RunJS: modulesTransport}
+	opts.ModuleServices = modules.Services(c.moduleOptions())
+	opts.Home = c.homeDir()
 	report := conformance.Run(ctx, pos[0], opts)
 	write := report.WriteText
 	if *asJSON {
