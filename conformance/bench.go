@@ -107,7 +107,9 @@ func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Opt
 	}
 	prog, err := t.Launch(ctx, spec)
 	if err != nil {
-		return nil, o.fail("the program of run running", err.Error())
+		res := o.fail("the program of run running", err.Error())
+		res.Fix = startFix(m, err)
+		return nil, res
 	}
 	s := &session{opts: opts, m: m, bench: bench, prog: prog, stderr: stderr}
 	s.desk = newHostDesk(m, s.deskData())
