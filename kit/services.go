@@ -126,6 +126,8 @@ func (p *Plugin) call(ctx context.Context, method string, params any) (json.RawM
 	if host == nil {
 		return nil, ErrNotConnected
 	}
+	p.waits.calling(1)
+	defer p.waits.calling(-1)
 	return host.Call(ctx, method, params)
 }
 

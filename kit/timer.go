@@ -116,6 +116,13 @@ type timers struct {
 	early   []proto.TimerID          // fired before their timer/set answer came
 }
 
+// pending counts the host timers neither fired nor cleared.
+func (ts *timers) pending() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return len(ts.byID)
+}
+
 // After starts a timer of d; its C is closed once d has passed. ctx bounds
 // the wait for the host's answer to timer/set. A delay under 10 ms waits
 // 10 ms in a module (the host's shortest); a delay over MaxTimerDelay
