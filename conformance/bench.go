@@ -230,7 +230,7 @@ func (r *Report) skipAll(why string) {
 }
 
 // pluginEnv is the program's environment: the bench's, with the variables
-// the host sets (PROTOCOL.md §2) in place of any of the same name.
+// the host sets (docs/protocol.md#2-starting-the-program) in place of any of the same name.
 func pluginEnv(id string, opts Options) []string {
 	own := map[string]string{
 		"ESCOUADE_PLUGIN_ID":  id,

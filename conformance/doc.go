@@ -1,6 +1,6 @@
 // Package conformance is the bench behind `escouade-plugin test DIR`: it plays
 // the host against a plugin's program and reports, check by check, what the
-// protocol (PROTOCOL.md) asks and what the program did.
+// protocol (docs/protocol.md) asks and what the program did.
 //
 // The bench drives the wire itself rather than through the host package: it
 // has to see what a host forgives or hides, such as a non-JSON line on stdout,

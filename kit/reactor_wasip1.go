@@ -28,7 +28,7 @@ func mainMain()
 // theReactor is the module's one connection to the host.
 var theReactor = newReactor()
 
-// escouadeTurn is one turn (PROTOCOL.md §8.2): the host appended whole
+// escouadeTurn is one turn (docs/protocol.md#turns): the host appended whole
 // lines to stdin, calls it, and collects what it wrote to stdout when it
 // returns.
 //

@@ -14,7 +14,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
-// The timer methods of the host (PROTOCOL.md §9.3), for modules only.
+// The timer methods of the host (docs/protocol.md#timer), for modules only.
 const (
 	methodTimerSet   = proto.MethodTimerSet
 	methodTimerClear = proto.MethodTimerClear

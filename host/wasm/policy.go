@@ -8,7 +8,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 )
 
-// shape is how the host drives a module (PROTOCOL §8.2).
+// shape is how the host drives a module (docs/protocol.md#turns).
 type shape int
 
 const (
