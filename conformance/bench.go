@@ -156,6 +156,10 @@ func (r *Report) play(ctx context.Context, s *session) {
 			r.skip(s.rowsOf(st), s.crashSkip())
 			continue
 		}
+		s.row = ""
+		if rows := s.rowsOf(st); len(rows) == 1 && !st.scenarios {
+			s.row = rows[0]
+		}
 		results := st.run(s)
 		if !st.always {
 			results = s.noteCrash(results)
@@ -165,7 +169,9 @@ func (r *Report) play(ctx context.Context, s *session) {
 			grounded = false
 		}
 	}
-	s.noteBufferedInit(r)
+	rest := s.wire.inbox.drain()
+	s.noteLateAnswers(r, rest)
+	s.noteBufferedInit(r, rest)
 	r.Stderr = s.stderr.last()
 }
 

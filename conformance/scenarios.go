@@ -31,6 +31,7 @@ func (s *session) play(sc Scenario) Result {
 	if len(sc.Params) > 0 {
 		params = sc.Params
 	}
+	s.row = o.check.Name
 	mark := s.desk.mark()
 	ans, failure := s.callOne(sc.Call, params, s.opts.delay(sc.Call))
 	expected := describeExpectation(sc.Expect)
