@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/services"
 )
 
 func (s *session) playScenarios() []Result {
@@ -42,7 +43,12 @@ func (s *session) play(sc Scenario) Result {
 		return s.failScenario(o, mark, expected, problem)
 	}
 	if !meets(sc.Expect, ans) {
-		return s.failScenario(o, mark, expected, describeAnswer(ans))
+		res := s.failScenario(o, mark, expected, describeAnswer(ans))
+		if ans.Error != nil && ans.Error.Code == services.CodeFailed && res.Fix == scenarioFix {
+			res.Fix = "a request of the plugin failed on the way, as it does offline: give the answer of its URL in escouade-bench.json " +
+				`("fetch": {"https://…": {"status": 200, "body": "…"}}), or expect {"error": {"code": -32004}}; else ` + scenarioFix
+		}
+		return res
 	}
 	if sc.Expect != nil && sc.Expect.Error != nil {
 		// The refusals of the code it expects are what the scenario asked.
@@ -85,6 +91,9 @@ func describeExpectation(e *Expectation) string {
 
 func describeAnswer(ans *jsonrpc.Message) string {
 	if ans.Error != nil {
+		if reason := ans.Error.Reason(); reason != "" {
+			return fmt.Sprintf("error %d: %s (%s)", ans.Error.Code, ans.Error.Message, reason)
+		}
 		return fmt.Sprintf("error %d: %s", ans.Error.Code, ans.Error.Message)
 	}
 	return "result " + compact(ans.Result)
