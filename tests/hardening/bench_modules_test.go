@@ -1,35 +1,19 @@
-package main
+//go:build linux
+
+package hardening
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// helloJS is the SDK example; its bundle is committed.
-var helloJS = filepath.Join("..", "..", "examples", "hello-js")
-
 // benchedHelloJS copies hello-js to a temp folder with bench as its
 // escouade-bench.json.
 func benchedHelloJS(t *testing.T, bench string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for _, name := range []string{"escouade-plugin.json", "greetings.json", filepath.Join("dist", "plugin.mjs")} {
-		data, err := os.ReadFile(filepath.Join(helloJS, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "escouade-bench.json"), []byte(bench), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := helloJSCopy(t)
+	writeFile(t, filepath.Join(dir, "escouade-bench.json"), []byte(bench))
 	return dir
 }
 
@@ -46,8 +30,8 @@ func TestTheBenchServesABundleTimersAndTheNetwork(t *testing.T) {
     {"name": "fetch refused", "call": "hello/fetch", "params": {"url": "https://example.org/"}, "expect": {"error": {"code": -32003}}}
   ]
 }`)
-	code, out, errOut := runCLI(t, "", "test", dir, "--home", t.TempDir())
-	if code != exitOK || !strings.Contains(out, " 0 failed") {
+	out, errOut, code := cli(t, "test", dir, "--home", t.TempDir())
+	if code != 0 || !strings.Contains(out, " 0 failed") {
 		t.Fatalf("exit %d\n%s\nstderr %s", code, out, errOut)
 	}
 	if !strings.Contains(out, "timer/set ×1") || !strings.Contains(out, "net/fetch ×2") {
@@ -59,8 +43,8 @@ func TestTheBenchServesABundleTimersAndTheNetwork(t *testing.T) {
 // names the permission that exists for it; host-requests does not repeat it.
 func TestTheBenchNamesTheNetworkPermissionOfARefusedFetch(t *testing.T) {
 	dir := benchedHelloJS(t, `{"scenarios": [{"name": "fetch", "call": "hello/fetch", "params": {"url": "https://example.org/"}}]}`)
-	code, out, _ := runCLI(t, "", "test", dir, "--home", t.TempDir())
-	if code != exitFail || !strings.Contains(out, " 1 failed") || !strings.Contains(out, "PASS  host-requests") {
+	out, _, code := cli(t, "test", dir, "--home", t.TempDir())
+	if code != 1 || !strings.Contains(out, " 1 failed") || !strings.Contains(out, "PASS  host-requests") {
 		t.Fatalf("exit %d, want the scenario failed alone:\n%s", code, out)
 	}
 	for _, want := range []string{
