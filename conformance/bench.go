@@ -107,11 +107,20 @@ func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Opt
 	}
 	prog, err := t.Launch(ctx, spec)
 	if err != nil {
-		return nil, o.fail("the program of run running", err.Error())
+		res := o.fail("the program of run running", err.Error())
+		res.Fix = startFix(m, err)
+		return nil, res
 	}
 	s := &session{opts: opts, m: m, bench: bench, prog: prog, stderr: stderr}
 	s.desk = newHostDesk(m, s.deskData())
+	s.modules, s.desk.modules = newModuleServices(ctx, m, opts, stderr.add)
+	if fetch, ok := s.desk.modules[methodFetch]; ok && bench != nil && len(bench.Fetch) > 0 {
+		s.desk.modules[methodFetch] = benchFetch(m, bench.Fetch, fetch)
+	}
 	s.wire = newWire(prog.Stdin(), prog.Stdout(), s.desk.serve)
+	if s.modules != nil {
+		s.modules.peer.w.Store(s.wire)
+	}
 	return s, o.pass(runText(m))
 }
 
@@ -147,6 +156,10 @@ func (r *Report) play(ctx context.Context, s *session) {
 			r.skip(s.rowsOf(st), s.crashSkip())
 			continue
 		}
+		s.row = ""
+		if rows := s.rowsOf(st); len(rows) == 1 && !st.scenarios {
+			s.row = rows[0]
+		}
 		results := st.run(s)
 		if !st.always {
 			results = s.noteCrash(results)
@@ -156,7 +169,9 @@ func (r *Report) play(ctx context.Context, s *session) {
 			grounded = false
 		}
 	}
-	s.noteBufferedInit(r)
+	rest := s.wire.inbox.drain()
+	s.noteLateAnswers(r, rest)
+	s.noteBufferedInit(r, rest)
 	r.Stderr = s.stderr.last()
 }
 
@@ -190,6 +205,7 @@ func (s *session) stop() []Result {
 	}
 	s.prog.Stdout().Close()
 	s.wire.close()
+	s.modules.close()
 	return nil
 }
 
@@ -220,7 +236,7 @@ func (r *Report) skipAll(why string) {
 }
 
 // pluginEnv is the program's environment: the bench's, with the variables
-// the host sets (PROTOCOL.md §2) in place of any of the same name.
+// the host sets (docs/protocol.md#2-starting-the-program) in place of any of the same name.
 func pluginEnv(id string, opts Options) []string {
 	own := map[string]string{
 		"ESCOUADE_PLUGIN_ID":  id,

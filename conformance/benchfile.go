@@ -23,9 +23,19 @@ const maxBenchFile = safefile.MiB
 // BenchFile is escouade-bench.json: the fake data the bench serves and the
 // scenarios it plays (see the package documentation for the format).
 type BenchFile struct {
-	Secrets   map[string]string          `json:"secrets,omitempty"`
-	Settings  map[string]json.RawMessage `json:"settings,omitempty"`
-	Scenarios []Scenario                 `json:"scenarios"`
+	Secrets  map[string]string          `json:"secrets,omitempty"`
+	Settings map[string]json.RawMessage `json:"settings,omitempty"`
+	// Fetch answers net/fetch of a module by exact URL, in place of the
+	// network, once the egress guard let the URL through.
+	Fetch     map[string]FetchAnswer `json:"fetch,omitempty"`
+	Scenarios []Scenario             `json:"scenarios"`
+}
+
+// FetchAnswer is the response the bench gives a net/fetch of its URL.
+type FetchAnswer struct {
+	Status  int64             `json:"status,omitempty"` // 200 when left out
+	Headers map[string]string `json:"headers,omitempty"`
+	Body    string            `json:"body,omitempty"`
 }
 
 // Scenario is one call the bench makes and what must come back.
@@ -36,10 +46,15 @@ type Scenario struct {
 	Expect *Expectation    `json:"expect,omitempty"`
 }
 
-// Expectation is what a scenario's answer must be: a result, or an error.
+// Expectation is what a scenario's answer must be: a result, a result that
+// includes some members, or an error.
 type Expectation struct {
 	Result json.RawMessage `json:"result,omitempty"`
-	Error  *ExpectedError  `json:"error,omitempty"`
+	// Includes is part of the result: each member it gives must be in the
+	// result with that value, an object inside judged the same way, an
+	// array or a scalar equal; the result may have more (a timing field).
+	Includes json.RawMessage `json:"includes,omitempty"`
+	Error    *ExpectedError  `json:"error,omitempty"`
 }
 
 // ExpectedError is the error a scenario expects; Message is checked only

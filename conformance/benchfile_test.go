@@ -33,6 +33,13 @@ func TestDecodeBenchFile(t *testing.T) {
 		{"empty expect", `{"scenarios":[{"name":"a","call":"x","expect":{}}]}`, "gives neither result nor error"},
 		{"name twice", `{"scenarios":[{"name":"a","call":"x"},{"name":"a","call":"y"}]}`, `scenario 1 ("a"): /scenarios/1/name: "a" is given twice (first in scenario 0)`},
 		{"secret not a string", `{"secrets":{"k":1}}`, "/secrets/k: is a number, not a string"},
+		{"includes not an object", `{"scenarios":[{"name":"a","call":"x","expect":{"includes":[1]}}]}`, "/scenarios/0/expect/includes: is an array, not an object"},
+		{"includes and result", `{"scenarios":[{"name":"a","call":"x","expect":{"includes":{},"result":{}}}]}`, "gives both result and includes"},
+		{"includes", `{"scenarios":[{"name":"a","call":"x","expect":{"includes":{"text":"hi"}}}]}`, ""},
+		{"fetch answer", `{"fetch":{"https://a.example/x":{"status":404,"headers":{"content-type":"text/plain"},"body":"no"}}}`, ""},
+		{"fetch status a string", `{"fetch":{"https://a.example/x":{"status":"200"}}}`, "/fetch/https:~1~1a.example~1x/status: is a string, not an integer"},
+		{"fetch typo", `{"fetch":{"https://a.example/x":{"stauts":200}}}`, `unknown member "stauts" (fix: write "status"`},
+		{"fetch body an object", `{"fetch":{"https://a.example/x":{"body":{}}}}`, "/body: is an object, not a string"},
 		{"code not a number", `{"scenarios":[{"name":"a","call":"x","expect":{"error":{"code":"1"}}}]}`, "/scenarios/0/expect/error/code: is a string, not an integer"},
 	}
 	for _, tt := range tests {

@@ -27,9 +27,10 @@ func (p *benchPlace) refuse(ptr, msg, fix string) error {
 
 // The members each object of escouade-bench.json may have.
 var (
-	benchMembers       = []string{"secrets", "settings", "scenarios"}
+	benchMembers       = []string{"secrets", "settings", "fetch", "scenarios"}
 	scenarioMembers    = []string{"name", "call", "params", "expect"}
-	expectationMembers = []string{"result", "error"}
+	expectationMembers = []string{"result", "includes", "error"}
+	fetchMembers       = []string{"status", "headers", "body"}
 	errorMembers       = []string{"code", "message"}
 )
 
@@ -56,6 +57,11 @@ func checkBenchShape(doc any, p *benchPlace) error {
 	if settings, ok := top["settings"]; ok {
 		if _, isObject := settings.(map[string]any); !isObject {
 			return p.refuse("/settings", fmt.Sprintf("is %s, not an object", kindOf(settings)), `write the settings as {"key": value}`)
+		}
+	}
+	if fetch, ok := top["fetch"]; ok {
+		if err := p.fetchShape(fetch); err != nil {
+			return err
 		}
 	}
 	scenarios, ok := top["scenarios"]
@@ -121,16 +127,24 @@ func (p *benchPlace) expectShape(ptr string, expect any) error {
 	if err := p.members(ptr, obj, expectationMembers); err != nil {
 		return err
 	}
-	result, hasResult := obj["result"]
+	_, hasResult := obj["result"]
+	includes, hasIncludes := obj["includes"]
 	e, hasError := obj["error"]
 	switch {
-	case hasResult && hasError:
+	case hasResult && hasIncludes:
+		return p.refuse(ptr, "gives both result and includes", `keep "result" for the whole result, or "includes" for the members it must have`)
+	case (hasResult || hasIncludes) && hasError:
 		return p.refuse(ptr, "gives both result and error", "keep the one the call must answer")
-	case !hasResult && !hasError:
-		return p.refuse(ptr, "gives neither result nor error", `give "result" or "error", or remove "expect" to accept any answer that is not an error`)
-	case hasResult:
-		_ = result // any JSON value is a result
+	case !hasResult && !hasIncludes && !hasError:
+		return p.refuse(ptr, "gives neither result nor error", `give "result", "includes" or "error", or remove "expect" to accept any answer that is not an error`)
+	case hasIncludes:
+		if _, isObject := includes.(map[string]any); !isObject {
+			return p.refuse(ptr+"/includes", fmt.Sprintf("is %s, not an object", kindOf(includes)),
+				`write the members the result must have, {"key": value}; for a whole result that is not an object use "result"`)
+		}
 		return nil
+	case hasResult:
+		return nil // any JSON value is a result
 	}
 	errObj, ok := e.(map[string]any)
 	if !ok {
@@ -149,6 +163,42 @@ func (p *benchPlace) expectShape(ptr string, expect any) error {
 	if msg, ok := errObj["message"]; ok {
 		if _, isString := msg.(string); !isString {
 			return p.refuse(ptr+"/error/message", fmt.Sprintf("is %s, not a string", kindOf(msg)), "write the exact message expected, or remove it")
+		}
+	}
+	return nil
+}
+
+// fetchShape checks the bench's answers to net/fetch, by URL.
+func (p *benchPlace) fetchShape(v any) error {
+	const fix = `write {"https://host/path": {"status": 200, "headers": {"content-type": "application/json"}, "body": "…"}}`
+	urls, ok := v.(map[string]any)
+	if !ok {
+		return p.refuse("/fetch", fmt.Sprintf("is %s, not an object", kindOf(v)), fix)
+	}
+	for _, u := range slices.Sorted(maps.Keys(urls)) {
+		ptr := "/fetch/" + escapePointer(u)
+		answer, ok := urls[u].(map[string]any)
+		if !ok {
+			return p.refuse(ptr, fmt.Sprintf("is %s, not an object", kindOf(urls[u])), fix)
+		}
+		if err := p.members(ptr, answer, fetchMembers); err != nil {
+			return err
+		}
+		if status, ok := answer["status"]; ok {
+			n, isNumber := status.(json.Number)
+			if !isNumber || !isInteger(n) {
+				return p.refuse(ptr+"/status", fmt.Sprintf("is %s, not an integer", kindOf(status)), "write the HTTP status as a number, e.g. 200")
+			}
+		}
+		if headers, ok := answer["headers"]; ok {
+			if err := p.stringMap(ptr+"/headers", headers, `write each header as "name": "value"`); err != nil {
+				return err
+			}
+		}
+		if body, ok := answer["body"]; ok {
+			if _, isString := body.(string); !isString {
+				return p.refuse(ptr+"/body", fmt.Sprintf("is %s, not a string", kindOf(body)), "write the body as a string (JSON inside it escaped)")
+			}
 		}
 	}
 	return nil

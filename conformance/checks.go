@@ -59,7 +59,7 @@ func Checks() []Check {
 		{CheckScenarios, "escouade-bench.json holds",
 			"correct escouade-bench.json where the refusal says; the format is in " + BenchFileDocs},
 		{CheckHostRequests, "what it asks of the host stays inside its permissions",
-			"ask only for what the manifest's permissions grant (a secret key of permissions.secrets, a non-hidden file of the plugin folder) with params the protocol schema allows, or add the permission to the manifest"},
+			"ask only for what the manifest's permissions grant (a key of permissions.secrets, a host of permissions.network, a root of permissions.files, a program of permissions.programs, a non-hidden file of the plugin folder), with params the protocol schema allows"},
 		{CheckMemory, "memory at idle",
 			"hold less memory at idle: free caches, start large work on demand"},
 		{CheckShutdown, "shutdown answered in time, then exit",

@@ -102,11 +102,11 @@ func (s *session) crashSkip() string {
 // noteBufferedInit amends a timed-out initialize whose answer came once
 // the bench closed the program's stdin: the program answered, but its
 // stdout is buffered and only flushed at exit.
-func (s *session) noteBufferedInit(r *Report) {
+func (s *session) noteBufferedInit(r *Report, rest []received) {
 	if s.initID == "" {
 		return
 	}
-	for _, line := range s.wire.inbox.drain() {
+	for _, line := range rest {
 		for _, ans := range line.answers {
 			if ans.ID.String() != s.initID {
 				continue
@@ -120,5 +120,46 @@ func (s *session) noteBufferedInit(r *Report) {
 			}
 			return
 		}
+	}
+}
+
+// flushFix is the fix of a program whose answers come only when it exits.
+const flushFix = "flush stdout after each answer line: fflush(stdout) in C, print(..., flush=True) in Python, " +
+	"bufio.Writer.Flush in Go, std::io::stdout().flush() in Rust; without it the answers wait in a buffer the program writes out only at exit"
+
+// noteLateAnswers amends the rows whose calls got no answer in time but
+// whose answers came after all: during shutdown or at the program's exit
+// (rest holds what came after the last row), a stdout flushed only at
+// exit, and the fault of the row is not its own rule (ids, batch) but the
+// missing flush; during a later row, an answer that came late.
+func (s *session) noteLateAnswers(r *Report, rest []received) {
+	s.row = "the program's exit"
+	for _, line := range rest {
+		s.noteLate(line)
+	}
+	root := ""
+	for i := range r.Results {
+		res := &r.Results[i]
+		came, ok := s.late[res.Check]
+		if !ok || res.Status != Fail || res.Check == CheckInitialize {
+			continue
+		}
+		if came != CheckShutdown && came != s.row {
+			res.Got += "; its answer came later, during " + came
+			continue
+		}
+		// One cause, one failed row: the first row it broke carries it,
+		// the others follow from it.
+		if root != "" {
+			*res = outcome{lookupCheck(res.Check)}.follows(root, "its answers too came only at exit (a buffered stdout)")
+			continue
+		}
+		root = res.Check
+		when := "when the program exited"
+		if came == CheckShutdown {
+			when = "with the answer to shutdown"
+		}
+		res.Got += "; its answer came only " + when + ": no answer line reached the bench before, as its stdout is buffered and flushed only at exit"
+		res.Fix = flushFix
 	}
 }

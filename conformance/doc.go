@@ -1,6 +1,6 @@
 // Package conformance is the bench behind `escouade-plugin test DIR`: it plays
 // the host against a plugin's program and reports, check by check, what the
-// protocol (PROTOCOL.md) asks and what the program did.
+// protocol (docs/protocol.md) asks and what the program did.
 //
 // The bench drives the wire itself rather than through the host package: it
 // has to see what a host forgives or hides, such as a non-JSON line on stdout,
@@ -44,8 +44,17 @@
 //     (package services) from fake data: every granted secret reads as
 //     "bench-secret:<key>" unless escouade-bench.json gives a value, and
 //     settings/get answers the "settings" of escouade-bench.json ({} when
-//     none), as for a user who changed nothing. A missing file (-32005) is
-//     not a fault: a plugin may look for an optional file.
+//     none), as for a user who changed nothing. A module or a bundle is
+//     also served what only modules are (timer/*, net/*, ws/*, fs/*,
+//     proc/*), by the host's own services (Options.ModuleServices), its
+//     manifest's permissions granted; a net/fetch of a URL the "fetch" of
+//     escouade-bench.json gives is answered from there once the guard's URL
+//     rules let it through. A missing file (-32005), a request that failed
+//     on the way (-32004, as offline) and an unreachable keychain are not
+//     faults: a host answers a correct plugin so too. A refusal met by a
+//     scenario's call is counted on that scenario's row (or not at all when
+//     the scenario expects its code), and the fix names the permission the
+//     manifest has for it.
 //   - memory: the resident memory of the program and all it started, once
 //     idle; a failure only past Options.MemoryLimit (1024 MB).
 //   - shutdown: answered within its delay (1 s), and the program exits by

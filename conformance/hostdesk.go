@@ -23,10 +23,25 @@ const fakeSecretPrefix = "bench-secret:"
 // refusal for the host-requests check.
 type hostDesk struct {
 	srv *services.Server
+	// modules are the methods only modules are served (timer/*, net/*,
+	// ws/*, fs/*, proc/*), made by the host's own service makers; nil for
+	// a process, which gets -32601 for them as from the host.
+	modules map[string]services.Handler
 
 	mu       sync.Mutex
-	asked    []string // methods asked, in order
-	refusals []string // "secrets/get: key \"x\" is not granted (-32001)"
+	asked    []string  // methods asked, in order
+	refusals []refusal // in order
+}
+
+// refusal is one request the bench refused, for the host-requests row.
+type refusal struct {
+	method string
+	code   int64
+	reason string
+}
+
+func (r refusal) String() string {
+	return fmt.Sprintf("%s: %s (%d)", r.method, r.reason, r.code)
 }
 
 // deskData is what the desk serves besides the manifest.
@@ -53,50 +68,99 @@ func newHostDesk(m *manifest.Manifest, data deskData) *hostDesk {
 
 // serve answers one request or notification of the program.
 func (d *hostDesk) serve(ctx context.Context, m *jsonrpc.Message) (any, error) {
-	d.note(m.Method, "")
-	if err := checkParams(m); err != nil {
-		d.note("", fmt.Sprintf("%s: params do not hold: %s (%d)", m.Method, err.Reason(), err.Code))
+	d.note(m.Method, nil)
+	handler, isModuleMethod := d.modules[m.Method]
+	if err := checkParams(m, isModuleMethod); err != nil {
+		d.note("", &refusal{m.Method, err.Code, "params do not hold: " + err.Reason()})
 		return nil, err
 	}
-	result, err := d.srv.Handle(ctx, m.Method, m.Params)
-	var refusal *services.Error
-	if !errors.As(err, &refusal) {
+	var result any
+	var err error
+	if isModuleMethod {
+		result, err = handler(ctx, m.Params)
+	} else {
+		result, err = d.srv.Handle(ctx, m.Method, m.Params)
+	}
+	var refused *services.Error
+	if !errors.As(err, &refused) {
 		return result, err
 	}
-	if refusal.Code != services.CodeMissing {
-		d.note("", fmt.Sprintf("%s: %s (%d)", m.Method, refusal.Reason, refusal.Code))
+	if pluginsFault(refused.Code) {
+		d.note("", &refusal{m.Method, refused.Code, refused.Reason})
 	}
-	wireErr := jsonrpc.NewError(refusal.Code, refusal.Message)
-	if refusal.Reason != "" {
-		wireErr = wireErr.WithReason(refusal.Reason)
+	wireErr := jsonrpc.NewError(refused.Code, refused.Message)
+	if refused.Reason != "" {
+		wireErr = wireErr.WithReason(refused.Reason)
 	}
 	return nil, wireErr
 }
 
-func (d *hostDesk) note(method, refusal string) {
+// pluginsFault tells a refusal the plugin caused (a method it is not
+// served, params that do not hold, what its permissions do not grant) from
+// what a host answers a correct plugin too: a missing file (a plugin may
+// look for an optional one), a request that failed on the way (the bench
+// may be offline), a keychain out of reach.
+func pluginsFault(code int64) bool {
+	switch code {
+	case services.CodeMissing, services.CodeFailed, services.CodeKeychain:
+		return false
+	}
+	return true
+}
+
+func (d *hostDesk) note(method string, r *refusal) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if method != "" {
 		d.asked = append(d.asked, method)
 	}
-	if refusal != "" {
-		d.refusals = append(d.refusals, refusal)
+	if r != nil {
+		d.refusals = append(d.refusals, *r)
 	}
 }
 
 // report returns the methods asked and the refusals so far.
-func (d *hostDesk) report() (asked, refusals []string) {
+func (d *hostDesk) report() (asked []string, refusals []refusal) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return append([]string(nil), d.asked...), append([]string(nil), d.refusals...)
+	return append([]string(nil), d.asked...), append([]refusal(nil), d.refusals...)
 }
 
-// checkParams validates params of a method the host serves a process against
-// the protocol schema, as the host does; others are left to the services,
-// which answer -32601.
-func checkParams(m *jsonrpc.Message) *jsonrpc.Error {
+// mark returns how many refusals were made so far, for forgive.
+func (d *hostDesk) mark() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.refusals)
+}
+
+// take removes the refusals made since mark that keep says to take, and
+// returns them: a scenario's call caused them, so they belong to its row,
+// not to the host-requests row (one cause, one failed row).
+func (d *hostDesk) take(mark int, keep func(refusal) bool) []refusal {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if mark > len(d.refusals) {
+		return nil
+	}
+	left := d.refusals[:mark:mark]
+	var taken []refusal
+	for _, r := range d.refusals[mark:] {
+		if keep(r) {
+			taken = append(taken, r)
+		} else {
+			left = append(left, r)
+		}
+	}
+	d.refusals = left
+	return taken
+}
+
+// checkParams validates params of a method the host serves this program
+// against the protocol schema, as the host does; others are left to the
+// services, which answer -32601.
+func checkParams(m *jsonrpc.Message, served bool) *jsonrpc.Error {
 	meth, ok := protocol.Lookup(m.Method)
-	if !ok || meth.WASMOnly || meth.Direction != protocol.DirPluginToHost {
+	if !ok || (meth.WASMOnly && !served) || meth.Direction != protocol.DirPluginToHost {
 		return nil
 	}
 	if err := protocol.ValidateParams(m.Method, m.Params); err != nil {

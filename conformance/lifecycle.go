@@ -26,19 +26,6 @@ func (s *session) wait(d time.Duration) {
 	<-timer.C
 }
 
-func (s *session) checkHostRequests() []Result {
-	o := about(CheckHostRequests)
-	asked, refusals := s.desk.report()
-	if len(refusals) > 0 {
-		return []Result{o.fail("requests inside its permissions, with params the schema allows",
-			"the bench refused:\n"+strings.Join(refusals, "\n"))}
-	}
-	if len(asked) == 0 {
-		return []Result{o.pass("it asked nothing of the host")}
-	}
-	return []Result{o.pass("it asked " + countMethods(asked))}
-}
-
 // countMethods writes "log ×1, secrets/get ×2" by method name: requests
 // are served concurrently, so the order they were asked in is not kept.
 func countMethods(methods []string) string {

@@ -36,6 +36,14 @@ type Options struct {
 	// Transports start programs by the kind of their run; a process
 	// without one here gets the host's process transport.
 	Transports map[manifest.RunKind]transport.Transport
+	// ModuleServices make the services only modules are served (timer/*,
+	// net/*, ws/*, fs/*, proc/*), as host.Options.ModuleServices does for
+	// the host: give modules.Services so the bench serves what the host
+	// serves. Without them a module's request for one answers -32601.
+	ModuleServices []host.ServiceMaker
+	// Home is the home the module services keep their folders in (the
+	// plugin's temp folder).
+	Home string
 	// Delays overrides the delay of a method's calls, by exact method name.
 	Delays map[string]time.Duration
 	// QuietWait is how long the bench listens to conclude that nothing

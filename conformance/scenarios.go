@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/services"
 )
 
 func (s *session) playScenarios() []Result {
@@ -30,18 +32,47 @@ func (s *session) play(sc Scenario) Result {
 	if len(sc.Params) > 0 {
 		params = sc.Params
 	}
+	s.row = o.check.Name
+	mark := s.desk.mark()
 	ans, failure := s.callOne(sc.Call, params, s.opts.delay(sc.Call))
 	expected := describeExpectation(sc.Expect)
 	if failure != "" {
-		return o.fail(expected, failure)
+		return s.failScenario(o, mark, expected, failure)
 	}
 	if problem := resultProblem(sc.Call, ans); problem != "" {
-		return o.fail(expected, problem)
+		return s.failScenario(o, mark, expected, problem)
 	}
 	if !meets(sc.Expect, ans) {
-		return o.fail(expected, describeAnswer(ans))
+		res := s.failScenario(o, mark, expected, describeAnswer(ans))
+		if ans.Error != nil && ans.Error.Code == services.CodeFailed && res.Fix == scenarioFix {
+			res.Fix = "a request of the plugin failed on the way, as it does offline: give the answer of its URL in escouade-bench.json " +
+				`("fetch": {"https://…": {"status": 200, "body": "…"}}), or expect {"error": {"code": -32004}}; else ` + scenarioFix
+		}
+		return res
+	}
+	if sc.Expect != nil && sc.Expect.Error != nil {
+		// The refusals of the code it expects are what the scenario asked.
+		code := sc.Expect.Error.Code
+		s.desk.take(mark, func(r refusal) bool { return r.code == code })
 	}
 	return o.pass("")
+}
+
+// failScenario fails the scenario's row with the refusals its call met,
+// which are then its row's alone, with their fix: a timer/set refused and
+// the call it left unanswered are one cause, one failed row.
+func (s *session) failScenario(o outcome, mark int, expected, got string) Result {
+	refusals := s.desk.take(mark, func(refusal) bool { return true })
+	if len(refusals) == 0 {
+		return o.fail(expected, got)
+	}
+	lines := make([]string, len(refusals))
+	for i, r := range refusals {
+		lines[i] = r.String()
+	}
+	res := o.fail(expected, got+"\nwhile it ran, the bench refused:\n"+strings.Join(lines, "\n"))
+	res.Fix = hostRequestsFix(s.m.Run.Kind(), refusals)
+	return res
 }
 
 func describeExpectation(e *Expectation) string {
@@ -52,12 +83,17 @@ func describeExpectation(e *Expectation) string {
 		return fmt.Sprintf("error %d: %s", e.Error.Code, *e.Error.Message)
 	case e.Error != nil:
 		return fmt.Sprintf("error %d", e.Error.Code)
+	case e.Includes != nil:
+		return "a result including " + compact(e.Includes)
 	}
 	return "result " + compact(e.Result)
 }
 
 func describeAnswer(ans *jsonrpc.Message) string {
 	if ans.Error != nil {
+		if reason := ans.Error.Reason(); reason != "" {
+			return fmt.Sprintf("error %d: %s (%s)", ans.Error.Code, ans.Error.Message, reason)
+		}
 		return fmt.Sprintf("error %d: %s", ans.Error.Code, ans.Error.Message)
 	}
 	return "result " + compact(ans.Result)
@@ -71,6 +107,8 @@ func meets(e *Expectation, ans *jsonrpc.Message) bool {
 	case e.Error != nil:
 		return ans.Error != nil && ans.Error.Code == e.Error.Code &&
 			(e.Error.Message == nil || *e.Error.Message == ans.Error.Message)
+	case e.Includes != nil:
+		return ans.Error == nil && includesJSON(ans.Result, e.Includes)
 	}
 	return ans.Error == nil && sameJSON(e.Result, ans.Result)
 }
@@ -83,6 +121,35 @@ func sameJSON(a, b json.RawMessage) bool {
 		return false
 	}
 	return reflect.DeepEqual(va, vb)
+}
+
+// includesJSON reports whether the result has every member of part with
+// the same value: objects inside judged the same way, arrays and scalars
+// compared whole.
+func includesJSON(result, part json.RawMessage) bool {
+	var vr, vp any
+	if json.Unmarshal(result, &vr) != nil || json.Unmarshal(part, &vp) != nil {
+		return false
+	}
+	return includesValue(vr, vp)
+}
+
+func includesValue(result, part any) bool {
+	po, isObject := part.(map[string]any)
+	if !isObject {
+		return reflect.DeepEqual(result, part)
+	}
+	ro, ok := result.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, v := range po {
+		rv, ok := ro[k]
+		if !ok || !includesValue(rv, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // compact writes raw JSON on one line, cut for a report.

@@ -23,6 +23,9 @@ type session struct {
 	prog  transport.Program
 	wire  *wire
 	desk  *hostDesk
+	// modules are the module-only services of a run.wasm or run.js
+	// program; nil for a process.
+	modules *moduleServices
 
 	stderr *stderrLines
 	ctx    context.Context // cuts the final stop short when cancelled
@@ -39,6 +42,13 @@ type session struct {
 	// initID is the id of an initialize that got no answer in time, to
 	// tell a buffered stdout (the answer comes at exit) from silence.
 	initID string
+	// row is the row being played; unanswered maps the id of each call
+	// that got no answer in time to its row, and late gives, for such a
+	// row, the row during which its answer came after all (the
+	// shutdown's, for a stdout flushed only at exit).
+	row        string
+	unanswered map[string]string
+	late       map[string]string
 }
 
 // newID returns a fresh integer id, as exact JSON text.
@@ -124,6 +134,7 @@ func (s *session) await(ids []string, d time.Duration) awaited {
 	}
 	a := awaited{answers: map[string]*jsonrpc.Message{}}
 	defer func() { a.elapsed = time.Since(start) }()
+	defer func() { s.noteUnanswered(a.missing(ids)) }()
 	for len(a.answers) < len(ids) && len(a.foreign) < len(ids)-len(a.answers) {
 		line, err := s.wire.inbox.take(timer.C)
 		if err != nil {
@@ -131,6 +142,7 @@ func (s *session) await(ids []string, d time.Duration) awaited {
 			a.elapsed = time.Since(start)
 			return a
 		}
+		s.noteLate(line)
 		a.take(line, want, s.wire.wasSent)
 	}
 	if len(a.answers) < len(ids) {
@@ -138,6 +150,38 @@ func (s *session) await(ids []string, d time.Duration) awaited {
 	}
 	a.elapsed = time.Since(start)
 	return a
+}
+
+// noteUnanswered records the calls of the row being played that got no
+// answer in time.
+func (s *session) noteUnanswered(ids []string) {
+	if len(ids) == 0 || s.row == "" {
+		return
+	}
+	if s.unanswered == nil {
+		s.unanswered = map[string]string{}
+	}
+	for _, id := range ids {
+		s.unanswered[id] = s.row
+	}
+}
+
+// noteLate records the rows whose unanswered calls line answers after
+// all, and during which row it came.
+func (s *session) noteLate(line received) {
+	for _, ans := range line.answers {
+		row, ok := s.unanswered[ans.ID.String()]
+		if !ok {
+			continue
+		}
+		delete(s.unanswered, ans.ID.String())
+		if s.late == nil {
+			s.late = map[string]string{}
+		}
+		if _, first := s.late[row]; !first {
+			s.late[row] = s.row
+		}
+	}
 }
 
 func (a *awaited) take(line received, want map[string]bool, sent func(string) bool) {

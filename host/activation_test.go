@@ -6,7 +6,7 @@ import (
 	"testing/synctest"
 )
 
-// PROTOCOL §1/§2: a plugin with run but no activation never runs; Restart
+// docs/protocol.md#2-starting-the-program: a plugin with run but no activation never runs; Restart
 // must not start it either.
 func TestRegressRestartDoesNotStartAPluginWithoutActivation(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

@@ -65,7 +65,7 @@ func (r recordingWriter) Close() error { return r.w.Close() }
 
 func (p recordedProgram) Stdin() io.WriteCloser { return recordingWriter{p.inW, p.lines} }
 
-// PROTOCOL §6: what each agent attached goes again to the new program, in
+// docs/protocol.md#6-the-queue-crashes-and-re-attach: what each agent attached goes again to the new program, in
 // the original order, before any queued message — also when the app sends
 // a new attach for one of those agents while the plugin restarts.
 func TestRegressReplayedAttachesGoFirstInOriginalOrder(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// PROTOCOL §4: every call has its own delay; a permissions/… call inside
+// docs/protocol.md#5-calls-delays-and-the-default-answer: every call has its own delay; a permissions/… call inside
 // a batch must not wait the 5 s of its neighbours.
 func TestRegressBatchCallsKeepTheirOwnDelay(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// PROTOCOL §6: the fourth crash within five minutes stops the plugin and
+// docs/protocol.md#6-the-queue-crashes-and-re-attach: the fourth crash within five minutes stops the plugin and
 // ends what waited with the stopped default; Restart starts it again with
 // its crash history forgotten.
 func TestReviewRestartForgetsTheCrashesThatStoppedIt(t *testing.T) {

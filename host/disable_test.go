@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// PROTOCOL §7, CLI.md: a disabled plugin answers the stopped default with
+// docs/protocol.md#9-stopping-closing-and-user-changes, docs/CLI.md: a disabled plugin answers the stopped default with
 // reason "disabled", refuses Restart, and Enable brings it back to idle.
 func TestReviewDisableEnableStates(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

@@ -16,7 +16,7 @@ func Capabilities() proto.Capabilities {
 	return proto.Capabilities{"batch": true, "secrets": true, "settings": true, "log": true, "attach": true}
 }
 
-// InitializeParams is the first message to a program (PROTOCOL §4). The
+// InitializeParams is the first message to a program (docs/protocol.md#4-the-handshake). The
 // bench sends the same.
 func InitializeParams(m *manifest.Manifest, appVersion, lang string) proto.InitializeParams {
 	return proto.InitializeParams{
@@ -29,7 +29,7 @@ func InitializeParams(m *manifest.Manifest, appVersion, lang string) proto.Initi
 }
 
 // PluginEnv is base, the app's environment, with the four ESCOUADE_
-// variables of a process plugin set (PROTOCOL §2), in name order after
+// variables of a process plugin set (docs/protocol.md#2-starting-the-program), in name order after
 // the app's.
 func PluginEnv(base []string, id, appVersion, lang string) []string {
 	own := map[string]string{

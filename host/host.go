@@ -104,7 +104,7 @@ func (h *Host) Plugins() []*Plugin {
 	return list
 }
 
-// Fact tells every plugin a fact happened (PROTOCOL §2).
+// Fact tells every plugin a fact happened (docs/protocol.md#2-starting-the-program).
 func (h *Host) Fact(name string, params any) {
 	for _, p := range h.Plugins() {
 		p.Fact(name, params)
@@ -151,7 +151,7 @@ func (h *Host) delay(method string) time.Duration {
 	return protocol.Delay(method)
 }
 
-// initializeParams is the first message to a program (PROTOCOL §4).
+// initializeParams is the first message to a program (docs/protocol.md#4-the-handshake).
 func (h *Host) initializeParams(m *manifest.Manifest) proto.InitializeParams {
 	return InitializeParams(m, h.opts.AppVersion, h.opts.Lang)
 }

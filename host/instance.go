@@ -375,7 +375,30 @@ func (i *instance) outcome(method string, d time.Duration, res json.RawMessage, 
 	if stopping {
 		return defaultOutcome(Stopped, method+": the plugin was stopped")
 	}
-	return defaultOutcome(Crashed, method+": the plugin crashed")
+	return defaultOutcome(Crashed, method+": "+i.crashReason())
+}
+
+// crashReason says why the calls of a program that ended got no answer:
+// the mechanism that ended a module's instance (its turn limit, its memory)
+// when that is what did, for every call of that turn alike. The program's
+// exit is known once it is done; its stdout may end a moment before, so
+// this waits for it at most one stop grace.
+func (i *instance) crashReason() string {
+	timer := time.NewTimer(i.p.h.opts.StopGrace)
+	defer timer.Stop()
+	select {
+	case <-i.prog.Done():
+	case <-timer.C:
+		return "the plugin crashed"
+	}
+	exit := i.prog.Exit()
+	switch exit.Kind {
+	case transport.TurnTooLong:
+		return fmt.Sprintf("the plugin crashed: its turn ran past its limit of %s, and Escouade stopped its instance", protocol.FormatDuration(exit.Limit))
+	case transport.OutOfMemory:
+		return fmt.Sprintf("the plugin crashed: its instance ran out of its %d MB of memory", exit.Memory>>20)
+	}
+	return "the plugin crashed"
 }
 
 // watchMemory reads the program's memory every period and stops it, without

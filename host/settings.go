@@ -16,7 +16,7 @@ func (p *Plugin) Settings() map[string]json.RawMessage {
 
 // SetSettings changes the values the user chose. A running program is
 // stopped (shutdown first) and started again, so settings/get answers the
-// values of now, as after any other user change (PROTOCOL §7).
+// values of now, as after any other user change (docs/protocol.md#9-stopping-closing-and-user-changes).
 func (p *Plugin) SetSettings(ctx context.Context, values map[string]json.RawMessage) error {
 	values = maps.Clone(values)
 	return p.change(ctx, "settings changed", func() error {

@@ -11,7 +11,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// PROTOCOL §7: Close waits one second for shutdown answers, then stops
+// docs/protocol.md#9-stopping-closing-and-user-changes: Close waits one second for shutdown answers, then stops
 // each program. A plugin that answered initialize and then stopped reading
 // its stdin, with more than a pipe holds waiting for it, must not make
 // Close block for ever.

@@ -1,5 +1,5 @@
 // Package kit is the Go plugin kit of Escouade: it speaks protocol 1
-// (PROTOCOL.md) for a plugin's program so that its author only writes the
+// (docs/protocol.md) for a plugin's program so that its author only writes the
 // methods the plugin offers.
 //
 // A plugin registers its methods, events and attach handler, then runs:
@@ -45,7 +45,7 @@
 // handlers' contexts and lets the answers under way go out
 // (Options.StopGrace at most) before Run returns.
 //
-// As a module (PROTOCOL.md §8.2, the reactor shape), the kit exports
+// As a module (docs/protocol.md#turns, the reactor shape), the kit exports
 // escouade-turn. A c-shared module runs package initialisation in
 // _initialize but never main, so the first turn starts the program's
 // main on a goroutine: main registers the handlers and calls Run as in a

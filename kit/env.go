@@ -2,7 +2,7 @@ package kit
 
 import "github.com/escouade-dev/escouade-plugin/kit/proto"
 
-// The environment variables the host sets for a process (PROTOCOL.md §2).
+// The environment variables the host sets for a process (docs/protocol.md#2-starting-the-program).
 // Their names come from the protocol's schema (kit/proto).
 const (
 	EnvPluginID   = proto.EnvPluginID

@@ -10,7 +10,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
-// methodNetFetch is the host's net/fetch (PROTOCOL.md §9.1).
+// methodNetFetch is the host's net/fetch (docs/protocol.md#netfetch).
 const methodNetFetch = proto.MethodNetFetch
 
 // FetchRequest is one HTTP request for Fetch. Method "" is GET; the body is

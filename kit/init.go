@@ -10,7 +10,7 @@ import (
 // ProtocolVersion is the version of the plugin protocol the kit speaks.
 const ProtocolVersion = 1
 
-// InitParams is what the host said in initialize (PROTOCOL.md §4).
+// InitParams is what the host said in initialize (docs/protocol.md#4-the-handshake).
 type InitParams struct {
 	ProtocolVersion int          `json:"protocolVersion"`
 	Escouade        AppInfo      `json:"escouade"`

@@ -65,6 +65,7 @@ type Plugin struct {
 	host    hostPeer // the host while Serve runs, else nil
 	serving bool     // a Serve runs
 	timers  timers   // what After and AfterFunc started
+	waits   waits    // what the handlers wait on (a module's turn check)
 }
 
 // New returns a plugin configured from the process environment

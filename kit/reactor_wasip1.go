@@ -28,7 +28,7 @@ func mainMain()
 // theReactor is the module's one connection to the host.
 var theReactor = newReactor()
 
-// escouadeTurn is one turn (PROTOCOL.md §8.2): the host appended whole
+// escouadeTurn is one turn (docs/protocol.md#turns): the host appended whole
 // lines to stdin, calls it, and collects what it wrote to stdout when it
 // returns.
 //
@@ -39,6 +39,7 @@ func escouadeTurn() {
 
 // run serves the host turn by turn.
 func (p *Plugin) run() error {
+	theReactor.plugin.Store(p)
 	return p.Serve(context.Background(), theReactor.in, theReactor.out)
 }
 
@@ -59,6 +60,7 @@ type reactor struct {
 	started bool
 	ended   atomic.Bool // main returned
 	buf     []byte
+	plugin  atomic.Pointer[Plugin] // the plugin Run serves, once it does
 }
 
 func newReactor() *reactor {
@@ -72,6 +74,9 @@ func (r *reactor) turn() {
 	}
 	r.readInput()
 	settle()
+	if p := r.plugin.Load(); p != nil {
+		p.noteBlocked()
+	}
 	r.flush()
 	if r.ended.Load() {
 		// main returned, as a process's does after shutdown: the module

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
-// The methods of the host the kit calls (PROTOCOL.md §5), named by the
+// The methods of the host the kit calls (docs/protocol.md#7-what-the-host-serves-a-process), named by the
 // types generated from the protocol schema, so a change of the schema that
 // the kit does not follow fails to compile.
 const (
@@ -126,7 +127,29 @@ func (p *Plugin) call(ctx context.Context, method string, params any) (json.RawM
 	if host == nil {
 		return nil, ErrNotConnected
 	}
-	return host.Call(ctx, method, params)
+	p.waits.calling(1)
+	defer p.waits.calling(-1)
+	raw, err := host.Call(ctx, method, params)
+	return raw, withReason(err)
+}
+
+// hostError is a refusal of the host whose text keeps the reason the host
+// gave in its data: "The plugin may not reach this address. (example.org
+// is not in permissions.network of …)", as the journal says it, where the
+// wire message alone would leave the author guessing. errors.Is and
+// errors.As see the *jsonrpc.Error inside, code and all.
+type hostError struct{ rpc *jsonrpc.Error }
+
+func (e hostError) Error() string { return e.rpc.Message + " (" + e.rpc.Reason() + ")" }
+func (e hostError) Unwrap() error { return e.rpc }
+
+// withReason wraps a refusal that carries a reason in a hostError.
+func withReason(err error) error {
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) && rpc.Reason() != "" && rpc.Message != "" {
+		return hostError{rpc}
+	}
+	return err
 }
 
 // peer returns the host while Serve runs, else nil.

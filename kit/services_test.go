@@ -126,7 +126,7 @@ func TestReadFile(t *testing.T) {
 	}{
 		{"text", answerRaw(`"one\ntwo\n"`), serviceResult{Value: "one\ntwo\n"}},
 		{"missing", answerError(jsonrpc.ErrMissing), serviceResult{Code: -32005, Err: "The file is missing"}},
-		{"forbidden", answerError(jsonrpc.ErrForbidden.WithReason("hidden")), serviceResult{Code: -32003, Err: "The plugin may not reach it"}},
+		{"forbidden", answerError(jsonrpc.ErrForbidden.WithReason("hidden")), serviceResult{Code: -32003, Err: "The plugin may not reach it (hidden)"}}, // the host's reason kept
 		{"too large", answerError(jsonrpc.ErrFailed), serviceResult{Code: -32004, Err: "The request failed on the way"}},
 		{"null", answerRaw(`null`), serviceResult{Value: ""}},
 		{"a number", answerRaw(`1`), serviceResult{Err: "kit: files/read answered 1, not a string"}},

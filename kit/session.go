@@ -64,16 +64,22 @@ func (s *session) route(ctx context.Context, m *jsonrpc.Message) (any, error) {
 		s.shutdownOnce.Do(func() { close(s.shutdown) })
 		return nil, nil
 	case m.Method == methodAttach:
+		p.waits.enter(m.Method)
+		defer p.waits.leave(m.Method)
 		return call(ctx, p.attachHandler(), m)
 	case m.Method == methodTimerFired:
 		p.timerFired(m.Params)
 		return nil, nil
 	case strings.HasPrefix(m.Method, eventPrefix):
 		if fn := p.lookupEvent(strings.TrimPrefix(m.Method, eventPrefix)); fn != nil {
+			p.waits.enter(m.Method)
+			defer p.waits.leave(m.Method)
 			fn(ctx, m.Params)
 		}
 		return nil, nil
 	default:
+		p.waits.enter(m.Method)
+		defer p.waits.leave(m.Method)
 		return call(ctx, p.lookup(m.Method), m)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
-// The timer methods of the host (PROTOCOL.md §9.3), for modules only.
+// The timer methods of the host (docs/protocol.md#timer), for modules only.
 const (
 	methodTimerSet   = proto.MethodTimerSet
 	methodTimerClear = proto.MethodTimerClear
@@ -114,6 +114,13 @@ type timers struct {
 	refused bool
 	byID    map[proto.TimerID]*Timer // host timers neither fired nor cleared
 	early   []proto.TimerID          // fired before their timer/set answer came
+}
+
+// pending counts the host timers neither fired nor cleared.
+func (ts *timers) pending() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return len(ts.byID)
 }
 
 // After starts a timer of d; its C is closed once d has passed. ctx bounds

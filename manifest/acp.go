@@ -6,7 +6,7 @@ import (
 )
 
 // ACP says how the host runs a described harness's agent over the Agent
-// Client Protocol (ACP-HARNESS §2). Nil and empty fields mean the documented
+// Client Protocol (docs/harness.md). Nil and empty fields mean the documented
 // defaults; members this package does not know are kept in Extra.
 type ACP struct {
 	Args      []string          `json:"args,omitempty"`

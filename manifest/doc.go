@@ -1,5 +1,5 @@
 // Package manifest reads and validates a plugin's manifest,
-// escouade-plugin.json (PROTOCOL §1, ACP-HARNESS §2).
+// escouade-plugin.json (docs/protocol.md#1-the-manifest, docs/harness.md).
 //
 // Load reads the manifest of a plugin folder and Parse the bytes of one.
 // Both refuse a manifest that does not hold with an *Error listing every

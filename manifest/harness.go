@@ -10,7 +10,7 @@ import (
 // when its harness entry gives no versionArgs.
 const DefaultVersionArg = "--version"
 
-// Harness is one entry of contributes.harnesses (ACP-HARNESS §2). An entry
+// Harness is one entry of contributes.harnesses (docs/harness.md). An entry
 // with an ACP object is a described harness, run by the host with no code.
 // Members this package does not know are kept in Extra.
 type Harness struct {

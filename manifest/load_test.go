@@ -15,7 +15,7 @@ import (
 const gooseDir = "testdata/goose"
 
 // gooseSummary is what the host and the harness read from the Goose
-// manifest (ACP-HARNESS §2).
+// manifest (docs/harness.md).
 type gooseSummary struct {
 	ID, NameFR, DescriptionFR, DescriptionDE, Min string
 	Speaker, AccountVar, Update                   string

@@ -2,7 +2,7 @@ package manifest
 
 import "slices"
 
-// Activation entries (PROTOCOL §1).
+// Activation entries (docs/protocol.md#1-the-manifest).
 const (
 	// ActivationOnCall starts the program at the first call the app makes
 	// to it. It is implied whenever activation is not empty.

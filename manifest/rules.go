@@ -24,7 +24,7 @@ func ruleProblems(doc map[string]any, appVersion string) []Problem {
 }
 
 // checkIDParts refuses an id part that starts or ends with a dash. The
-// pattern of PROTOCOL §1 lets a dash anywhere after the first part, but a
+// pattern of docs/protocol.md#1-the-manifest lets a dash anywhere after the first part, but a
 // reverse-DNS id is a domain turned around, and a domain label never
 // starts or ends with a dash: "dev.example.hello-" is a slip of the
 // keyboard, not a name anyone means.
@@ -64,7 +64,7 @@ func checkMinVersion(doc map[string]any, appVersion string) []Problem {
 }
 
 // checkSecretEntries gives each refused permissions.secrets entry its
-// precise reason (PROTOCOL §1, §5.1).
+// precise reason (docs/protocol.md#1-the-manifest, #secretsget).
 func checkSecretEntries(doc map[string]any) []Problem {
 	entries, _ := valueAt(doc, []string{"permissions", "secrets"}).([]any)
 	var out []Problem

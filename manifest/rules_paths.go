@@ -26,7 +26,7 @@ func checkIDLength(doc map[string]any) []Problem {
 }
 
 // checkCommandPath refuses a program that would not run from where the
-// protocol says (PROTOCOL §1): a first element starting with ./ names a
+// protocol says (docs/protocol.md#1-the-manifest): a first element starting with ./ names a
 // program inside the plugin folder, so it may not climb out of it nor
 // name the folder itself; any other relative path with a separator would
 // be taken from the plugin folder without that check, and is neither a

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/escouade-dev/escouade-plugin/internal/closest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
@@ -147,6 +148,9 @@ func (s *compiledSchema) knownMembers(rule string) []string {
 func unknownKeyFix(name string, known []string) string {
 	if len(known) == 0 {
 		return fmt.Sprintf("remove %q", name)
+	}
+	if near := closest.Match(name, known); near != "" {
+		return fmt.Sprintf("did you mean %q? write %q in its place; known keys: %s", near, near, strings.Join(known, ", "))
 	}
 	return fmt.Sprintf("remove %q or correct its spelling; known keys: %s", name, strings.Join(known, ", "))
 }

@@ -79,7 +79,7 @@ type Permissions struct {
 	Programs []string `json:"programs,omitempty"`
 }
 
-// Limits raises the WASM network limits (PROTOCOL §9.1).
+// Limits raises the WASM network limits (docs/protocol.md#netfetch).
 type Limits struct {
 	NetTimeoutMs int   `json:"netTimeoutMs,omitempty"`
 	NetMaxBytes  int64 `json:"netMaxBytes,omitempty"`

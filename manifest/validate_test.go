@@ -260,3 +260,14 @@ func runRefusals(t *testing.T, tests []refusal) {
 		})
 	}
 }
+
+// A key a letter away from a known one is named in the fix.
+func TestAnUnknownKeyNamesTheKeyItIsATypoOf(t *testing.T) {
+	fix := unknownKeyFix("activaton", []string{"activation", "author", "run"})
+	if !strings.HasPrefix(fix, `did you mean "activation"?`) {
+		t.Errorf("fix %q does not suggest activation", fix)
+	}
+	if fix := unknownKeyFix("zzzzzz", []string{"activation", "author"}); strings.Contains(fix, "did you mean") {
+		t.Errorf("fix %q suggests a key nothing like it", fix)
+	}
+}

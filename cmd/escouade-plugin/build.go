@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
@@ -30,6 +31,7 @@ func cmdBuild(e env, args []string) error {
 		return err
 	}
 	res := buildResult{ID: m.ID, Kind: string(m.Run.Kind())}
+	cachedBefore := wasm.CachedModules(modules.CacheDir(home), host.AppVersion)
 	took, err := precompile(context.Background(), home, m, progressTo(e.stderr, asJSON))
 	res.Ms = took.Milliseconds()
 	switch {
@@ -37,6 +39,7 @@ func cmdBuild(e env, args []string) error {
 		res.Refused = err.Error()
 	case isModule(m):
 		res.Compiled = true
+		res.Cached = wasm.CachedModules(modules.CacheDir(home), host.AppVersion) == cachedBefore
 	}
 	if asJSON {
 		if err := writeJSON(e.stdout, res); err != nil {
@@ -56,8 +59,11 @@ type buildResult struct {
 	ID       string `json:"id"`
 	Kind     string `json:"kind"`
 	Compiled bool   `json:"compiled"`
-	Ms       int64  `json:"ms"`
-	Refused  string `json:"refused,omitempty"`
+	// Cached says the compile cache already held the code: it was read
+	// back, not compiled again.
+	Cached  bool   `json:"cached"`
+	Ms      int64  `json:"ms"`
+	Refused string `json:"refused,omitempty"`
 }
 
 func (r buildResult) print(w io.Writer, m *manifest.Manifest) {
@@ -66,6 +72,8 @@ func (r buildResult) print(w io.Writer, m *manifest.Manifest) {
 		fmt.Fprintf(w, "%s: not compiled: %s\n", filepath.Join(m.Dir, manifest.FileName), r.Refused)
 	case !r.Compiled:
 		fmt.Fprintf(w, "%s: nothing to compile: its program is %s\n", m.ID, kindText(m))
+	case r.Cached:
+		fmt.Fprintf(w, "%s: already in the compile cache, read back in %d ms (not compiled again)\n", m.ID, r.Ms)
 	default:
 		fmt.Fprintf(w, "%s: compiled into the cache (%d ms)\n", m.ID, r.Ms)
 	}

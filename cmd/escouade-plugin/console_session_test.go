@@ -119,7 +119,7 @@ func TestRegressConsoleKeepsTheOrderOfAttachesAndCalls(t *testing.T) {
 	}
 }
 
-// CLI.md: EOF or close shuts the host down as PROTOCOL §7 says (shutdown,
+// CLI.md: EOF or close shuts the host down as docs/protocol.md#9-stopping-closing-and-user-changes says (shutdown,
 // one second at most): a call under way must not hold the exit for its
 // whole delay, and ends with a default answer other than a timeout.
 func TestRegressCloseDoesNotWaitForCallsUnderWay(t *testing.T) {

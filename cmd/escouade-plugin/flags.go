@@ -235,8 +235,37 @@ func (h helpRequest) print(w io.Writer) {
 		return
 	}
 	fmt.Fprintln(w, "\nflags (before or after the arguments):")
-	h.fs.SetOutput(w)
-	h.fs.PrintDefaults()
+	printFlags(w, h.fs)
+}
+
+// printFlags lists the flags as the command line takes them, with two
+// dashes (flag.PrintDefaults writes one, which reads as another syntax),
+// each with its argument's name, its use and its default.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		line := "  --" + f.Name
+		if arg != "" {
+			line += " " + arg
+		}
+		switch {
+		case !hasDefault(f):
+		case arg == "string":
+			usage += fmt.Sprintf(" (default %q)", f.DefValue)
+		default:
+			usage += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(w, "%s\n    \t%s\n", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	})
+}
+
+// hasDefault tells a default worth printing from a zero value.
+func hasDefault(f *flag.Flag) bool {
+	switch f.DefValue {
+	case "", "false", "0", "[]":
+		return false
+	}
+	return true
 }
 
 // usageError is a mistake in the command line: exit 2.

@@ -70,3 +70,18 @@ func TestInstallWindowProgramGrant(t *testing.T) {
 		}
 	}
 }
+
+// A module that asks nothing says so, instead of pointing to an empty list.
+func TestInstallWindowOfAModuleAskingNothing(t *testing.T) {
+	var b strings.Builder
+	installWindow(&manifest.Manifest{ID: "dev.x", Version: "1.0.0", Run: &manifest.Run{JS: "dist/plugin.mjs"}}, "en").print(&b)
+	if out := b.String(); strings.Contains(out, "asks below") || !strings.Contains(out, "asks for nothing") {
+		t.Errorf("window:\n%s", out)
+	}
+	b.Reset()
+	installWindow(&manifest.Manifest{ID: "dev.x", Version: "1.0.0", Run: &manifest.Run{JS: "dist/plugin.mjs"},
+		Permissions: manifest.Permissions{Network: []string{"api.github.com"}}}, "en").print(&b)
+	if out := b.String(); !strings.Contains(out, "asks below") || !strings.Contains(out, "It asks for network hosts: api.github.com") {
+		t.Errorf("window:\n%s", out)
+	}
+}

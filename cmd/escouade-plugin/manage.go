@@ -144,6 +144,9 @@ func installWindow(m *manifest.Manifest, lang string) window {
 	default:
 		w.Isolated = true
 		w.Runs = "runs isolated inside Escouade (WebAssembly): it reaches only what it asks below"
+		if asksNothing(m.Permissions) {
+			w.Runs = "runs isolated inside Escouade (WebAssembly) and asks for nothing: no secret, network host, folder or program"
+		}
 		if len(m.Permissions.Programs) > 0 {
 			w.Runs += "; the programs it asks for run outside"
 		}
@@ -160,6 +163,12 @@ func installWindow(m *manifest.Manifest, lang string) window {
 		w.Harnesses = append(w.Harnesses, safetext.Line(cmd))
 	}
 	return w
+}
+
+// asksNothing reports whether the permissions name no secret, host,
+// folder or program, so the window does not point to a list that is empty.
+func asksNothing(p manifest.Permissions) bool {
+	return len(p.Secrets)+len(p.Network)+len(p.Files)+len(p.Programs) == 0
 }
 
 func firstName(names []string) string {

@@ -66,12 +66,12 @@ func TestHelpListsOnlyTheFlagsUsed(t *testing.T) {
 	for _, tt := range tests {
 		_, out, _ := runCLI(t, "", "help", tt.command)
 		for _, f := range tt.has {
-			if !strings.Contains(out, "  "+f+" ") && !strings.Contains(out, "  "+f+"\n") {
+			if !strings.Contains(out, "  -"+f+" ") && !strings.Contains(out, "  -"+f+"\n") {
 				t.Errorf("help %s lacks %s:\n%s", tt.command, f, out)
 			}
 		}
 		for _, f := range tt.hasNot {
-			if strings.Contains(out, "  "+f+" ") || strings.Contains(out, "  "+f+"\n") {
+			if strings.Contains(out, "  -"+f+" ") || strings.Contains(out, "  -"+f+"\n") {
 				t.Errorf("help %s lists %s, which it does not use:\n%s", tt.command, f, out)
 			}
 		}

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
 
 	"github.com/escouade-dev/escouade-plugin/conformance"
 	"github.com/escouade-dev/escouade-plugin/host/transport"
@@ -16,11 +20,11 @@ import (
 // a keychain (--secret gives the fake values it serves), and --home only
 // holds the compile cache of module plugins.
 func cmdTest(e env, args []string) error {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	flags := flag.NewFlagSet("test", flag.ContinueOnError)
 	var c common
-	c.registerOnly(fs, benchCommon)
-	asJSON := fs.Bool("json", false, "write the report as JSON")
-	pos, err := parse(fs, args)
+	c.registerOnly(flags, benchCommon)
+	asJSON := flags.Bool("json", false, "write the report as JSON")
+	pos, err := parse(flags, args)
 	if err != nil {
 		return err
 	}
@@ -32,11 +36,16 @@ func cmdTest(e env, args []string) error {
 		return err
 	}
 	// A manifest that does not load is the bench's first row; one that
-	// loads is checked against the flags that name its keys.
-	if m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: c.appVersion}); err == nil {
+	// loads is checked against the flags that name its keys. A folder
+	// with no manifest at all is one line, as for run: there is nothing
+	// to bench, and fifteen skipped rows would only hide the mistake.
+	m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: c.appVersion})
+	if err == nil {
 		if _, err := c.pluginConfig(m); err != nil {
 			return err
 		}
+	} else if _, statErr := os.Stat(filepath.Join(pos[0], manifest.FileName)); errors.Is(statErr, fs.ErrNotExist) {
+		return err
 	}
 	ctx := context.Background()
 	modulesTransport, err := modules.NewTransport(ctx, c.moduleOptions())
@@ -45,6 +54,8 @@ func cmdTest(e env, args []string) error {
 	}
 	defer modulesTransport.Close(ctx)
 	opts.Transports = map[manifest.RunKind]transport.Transport{manifest.RunWASM: modulesTransport, manifest.RunJS: modulesTransport}
+	opts.ModuleServices = modules.Services(c.moduleOptions())
+	opts.Home = c.homeDir()
 	report := conformance.Run(ctx, pos[0], opts)
 	write := report.WriteText
 	if *asJSON {

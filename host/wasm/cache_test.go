@@ -81,8 +81,8 @@ func TestPrecompileProgress(t *testing.T) {
 	if err := tr.Precompile(context.Background(), pluginDir(t, fixture(t, "c-command"), nil), func(s string) { lines = append(lines, s) }); err != nil {
 		t.Fatal(err)
 	}
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "compiling plugin.wasm (") || !strings.HasPrefix(lines[1], "compiled plugin.wasm in ") {
-		t.Errorf("progress %q, want a compiling line then a compiled line", lines)
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "preparing plugin.wasm (") || !strings.HasPrefix(lines[1], "compiled plugin.wasm in ") {
+		t.Errorf("progress %q, want a preparing line then a compiled line", lines)
 	}
 }
 
@@ -112,7 +112,7 @@ func TestFirstStartJournalsCompile(t *testing.T) {
 	var j journal
 	launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "c-command"), nil), Journal: j.add})
 	lines := j.all()
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "wasm compiling plugin.wasm (") || !strings.HasPrefix(lines[1], "wasm compiled plugin.wasm in ") {
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "wasm preparing plugin.wasm (") || !strings.HasPrefix(lines[1], "wasm compiled plugin.wasm in ") {
 		t.Errorf("journal %q, want the compile's two lines", lines)
 	}
 }

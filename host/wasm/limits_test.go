@@ -115,7 +115,7 @@ func TestModulesRefused(t *testing.T) {
 		// Not exported: the pre-pass over the sections sees it all the same.
 		{"hidden huge memory", hiddenHugeMemory, nil, "its module needs 128 MB of memory at start, past its limit of 64 MB"},
 		{"bad budget", badBudget, nil, "its module exports escouade-budget as () -> (); Escouade calls it as (i32) -> ()"},
-		{"not wasm", []byte("hello"), nil, "its module does not compile: "},
+		{"not wasm", []byte("hello"), nil, "plugin.wasm is not a WebAssembly file: it is text"},
 		{"version mismatch", exitsWith7, map[string]string{VersionFile: `{"sha256": "` + strings.Repeat("ab", 32) + `"}`},
 			"plugin.wasm does not match version.json: its SHA-256 is " + digest(exitsWith7) + ", version.json says " + strings.Repeat("ab", 32)},
 		{"version unreadable", exitsWith7, map[string]string{VersionFile: `"x"`}, `version.json does not hold {"sha256": "<hex>"}`},

@@ -101,6 +101,9 @@ func (t *Transport) source(m *manifest.Manifest) (source, error) {
 		if err := checkVersionFile(m.Dir, b); err != nil {
 			return source{}, err
 		}
+		if err := checkWebAssembly(b); err != nil {
+			return source{}, err
+		}
 		return source{name: ModuleFile, bytes: b, rt: t.rt}, nil
 	case manifest.RunJS:
 		if t.o.JS == nil {
@@ -220,7 +223,7 @@ func (t *Transport) compileShowing(ctx context.Context, src source, progress fun
 		err error
 	}
 	done := make(chan result, 1)
-	began := time.Now()
+	began, cached := time.Now(), t.cacheEntries()
 	go func() {
 		cm, err := src.rt.r.CompileModule(ctx, src.bytes)
 		done <- result{cm, err}
@@ -233,11 +236,11 @@ func (t *Transport) compileShowing(ctx context.Context, src source, progress fun
 	case <-slow.C:
 	}
 	if progress != nil {
-		progress(fmt.Sprintf("compiling %s (%s)…", src.name, sizeText(len(src.bytes))))
+		progress(preparingLine(src))
 	}
 	r := <-done
 	if progress != nil {
-		progress(fmt.Sprintf("compiled %s in %s", src.name, time.Since(began).Round(time.Millisecond)))
+		progress(t.preparedLine(src, cached, time.Since(began)))
 	}
 	return r.cm, r.err
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 )
 
-// shape is how the host drives a module (PROTOCOL §8.2).
+// shape is how the host drives a module (docs/protocol.md#turns).
 type shape int
 
 const (
@@ -42,6 +42,8 @@ func checkModule(cm wazero.CompiledModule, have provided, memoryLimit uint64) (s
 		}
 	}
 	switch {
+	case exports[turnExport] != nil && exports[startExport] != nil && exports[initializeExport] == nil:
+		return 0, errNotReactor
 	case exports[turnExport] != nil:
 		return reactor, nil
 	case exports[startExport] != nil:

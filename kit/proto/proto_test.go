@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestDecodeInitialize decodes the initialize params of PROTOCOL.md §4.
+// TestDecodeInitialize decodes the initialize params of docs/protocol.md#4-the-handshake.
 func TestDecodeInitialize(t *testing.T) {
 	params := `{"protocolVersion":1,"escouade":{"version":"2.2.0"},
 		"plugin":{"id":"dev.escouade.slack","version":"1.1.0"},"lang":"en",

@@ -66,6 +66,10 @@ func register(p *kit.Plugin) {
 		<-called
 		return map[string]bool{"called": true}, nil
 	})
+	p.Handle("t/gosleep", func(context.Context, json.RawMessage) (any, error) {
+		time.Sleep(time.Hour) // a Go timer, which a module's turns never run
+		return nil, nil
+	})
 	p.Handle("t/ring", ring)
 	p.Handle("t/panic", func(context.Context, json.RawMessage) (any, error) { panic("on purpose") })
 	p.Handle("t/exit", func(_ context.Context, params json.RawMessage) (any, error) {
