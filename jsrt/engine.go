@@ -45,7 +45,7 @@ const (
 	ExportBudget = "escouade-budget"
 )
 
-// MaxBundleBytes is the largest run.js bundle read (PROTOCOL §8.1): its
+// MaxBundleBytes is the largest run.js bundle read (docs/protocol.md#how-the-host-reads-a-plugins-files): its
 // source and its compiled form live in the engine's 64 MiB of memory,
 // and a bundle of the SDK with its dependencies is a few hundred KiB.
 const MaxBundleBytes = 16 * safefile.MiB

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path"
@@ -12,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -38,10 +38,30 @@ type Consent struct {
 // WASM transport reads it.
 const ModuleFile = "plugin.wasm"
 
-// MaxFingerprinted is the largest file fingerprinted: past it the plugin
-// is not installed (and a start is refused), so that a sparse or growing
-// file cannot make every start read for ever.
+// MaxFingerprinted is the largest file of a process's command
+// fingerprinted: past it the plugin is not installed (and a start is
+// refused), so that a sparse or growing file cannot make every start read
+// for ever. A module, a bundle and the manifest are held to the limits
+// their own readers keep (manifest, host/wasm, jsrt), which a test checks:
+// what cannot run is refused before it is hashed.
 const MaxFingerprinted = 1 << 30
+
+const (
+	maxModule = 64 << 20 // wasm.MaxModuleBytes
+	maxBundle = 16 << 20 // jsrt.MaxBundleBytes
+)
+
+// fingerprintLimit is the most of a file of a plugin of kind k that is
+// read to fingerprint it.
+func fingerprintLimit(k manifest.RunKind) int64 {
+	switch k {
+	case manifest.RunWASM:
+		return maxModule
+	case manifest.RunJS:
+		return maxBundle
+	}
+	return MaxFingerprinted
+}
 
 // Fingerprint records what m runs now, read from its folder: the consent
 // an install stores. An error names the file that cannot be fingerprinted.
@@ -53,13 +73,13 @@ func Fingerprint(m *manifest.Manifest) (Consent, error) {
 	case manifest.RunJS:
 		c.JS = m.Run.JS
 	}
-	sum, err := fileSHA256(filepath.Join(m.Dir, manifest.FileName))
+	sum, err := fileSHA256(m.Dir, manifest.FileName, manifest.DefaultMaxSize)
 	if err != nil {
 		return Consent{}, err
 	}
 	c.Manifest = sum
 	for _, rel := range programFiles(m) {
-		sum, err := fileSHA256(filepath.Join(m.Dir, filepath.FromSlash(rel)))
+		sum, err := fileSHA256(m.Dir, rel, fingerprintLimit(c.Run))
 		if err != nil {
 			return Consent{}, err
 		}
@@ -171,42 +191,19 @@ func runText(k manifest.RunKind) string {
 	return "no program"
 }
 
-// fileSHA256 is the hex SHA-256 of the regular file at p. The file is
-// opened without waiting (a FIFO put in its place cannot hang a start)
-// and must be a regular file of at most MaxFingerprinted bytes.
-func fileSHA256(p string) (string, error) {
-	name := filepath.Base(p)
-	f, err := os.OpenFile(p, os.O_RDONLY|nonBlocking, 0)
+// fileSHA256 is the hex SHA-256 of the regular file rel of dir, at most
+// limit bytes, read as the
+// host reads every file of a plugin folder (safefile): a FIFO put in its
+// place cannot hang a start, nor a device or a sparse giant be read.
+func fileSHA256(dir, rel string, limit int64) (string, error) {
+	f, err := safefile.Open(filepath.Join(dir, filepath.FromSlash(rel)), rel, limit)
 	if err != nil {
-		return "", fmt.Errorf("%s cannot be read: %v", name, errorText(err))
+		return "", err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("%s cannot be read: %v", name, errorText(err))
-	}
-	if !info.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", name)
-	}
-	if info.Size() > MaxFingerprinted {
-		return "", fmt.Errorf("%s is larger than %d MiB, the most Escouade fingerprints", name, MaxFingerprinted>>20)
-	}
 	h := sha256.New()
-	n, err := io.Copy(h, io.LimitReader(f, MaxFingerprinted+1))
-	if err != nil {
-		return "", fmt.Errorf("%s cannot be read: %v", name, errorText(err))
-	}
-	if n > MaxFingerprinted {
-		return "", fmt.Errorf("%s grew past %d MiB while it was read", name, MaxFingerprinted>>20)
+	if _, err := f.WriteTo(h); err != nil {
+		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-// errorText is an error without the path the os package puts in front:
-// the sentence names the file itself.
-func errorText(err error) string {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

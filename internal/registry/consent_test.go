@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
+	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -99,7 +100,7 @@ func TestConsentCheck(t *testing.T) {
 				t.Skip("no FIFO here:", err)
 			}
 			return m
-		}, "plugin.wasm is not a regular file"},
+		}, "plugin.wasm is a named pipe; the host reads only regular files"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,5 +192,16 @@ func BenchmarkConsentCheck(b *testing.B) {
 		if err := c.Check(m); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A module or a bundle is fingerprinted within the limit its own reader
+// keeps, so what could never run is refused before it is hashed.
+func TestFingerprintLimitsAreTheReaders(t *testing.T) {
+	if maxModule != wasm.MaxModuleBytes {
+		t.Errorf("maxModule = %d, want host/wasm's %d", maxModule, wasm.MaxModuleBytes)
+	}
+	if maxBundle != jsrt.MaxBundleBytes {
+		t.Errorf("maxBundle = %d, want jsrt's %d", maxBundle, jsrt.MaxBundleBytes)
 	}
 }

@@ -207,6 +207,20 @@ func (f *File) ReadAll() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// WriteTo streams the file to w, never more than its limit, for a reader
+// that need not hold it (a digest): a file that grew past the limit since
+// it was opened is refused as ReadAll refuses it.
+func (f *File) WriteTo(w io.Writer) (int64, error) {
+	n, err := io.Copy(w, io.LimitReader(f.f, f.limit+1))
+	if err != nil {
+		return n, systemError(f.name, err)
+	}
+	if n > f.limit {
+		return n, &Error{Name: f.name, Kind: ErrTooLarge, Size: n, Limit: f.limit, Grew: true}
+	}
+	return n, nil
+}
+
 // Close closes the file.
 func (f *File) Close() error { return f.f.Close() }
 
