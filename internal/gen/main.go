@@ -1,9 +1,9 @@
-// Command gen derives the Go kit's, the JS SDK's and the Rust kit's protocol types from the
-// protocol schema, schemas/plugin-protocol-1.json, so the three never
-// drift: run `go run ./internal/gen` at the root of the module after a
-// change to the schema. It writes kit/proto/types_gen.go,
-// sdk/js/types/protocol.d.ts and sdk/rust/src/proto.rs; a test fails when the committed files differ
-// from what it would write.
+// Command gen derives the Go kit's, the JS SDK's and the Rust kit's
+// protocol types from the protocol schema, schemas/plugin-protocol-1.json,
+// so the four never drift: run `go run ./internal/gen` at the root of the
+// module after a change to the schema. It writes kit/proto/types_gen.go,
+// sdk/js/types/protocol.d.ts and sdk/rust/src/proto.rs; a test fails when
+// the committed files differ from what it would write.
 //
 // The mapping is deliberately plain: an object with properties is a struct
 // (an interface in TypeScript), an object with a schema for its other
