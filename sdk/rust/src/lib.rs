@@ -52,7 +52,7 @@ pub mod proto;
 
 pub use error::Error;
 pub use host::{Call, Host, Level, Request, Response, Socket, Stream, Timer, WsEvent};
-pub use plugin::{Plugin, Session, PROTOCOL_VERSION};
+pub use plugin::{Plugin, Session, MAX_LINE_BYTES, PROTOCOL_VERSION};
 pub use serde_json::{json, Value};
 
 /// Reads params into a T. Params the host omitted read as an empty

@@ -19,6 +19,10 @@ type EventHandler = Rc<dyn Fn(Host, Value) -> LocalFuture<()>>;
 /// The protocol version the kit speaks.
 pub const PROTOCOL_VERSION: i64 = 1;
 
+/// The longest line the kit reads from the host, 8 MiB, the host's own
+/// limit (docs/protocol.md#3-messages).
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+
 /// A plugin: the methods and events it serves. Register them in the setup
 /// function given to [`crate::module!`]; the host may call any of them once
 /// the handshake is answered.
@@ -143,6 +147,8 @@ pub struct Session {
     shared: Rc<Shared>,
     exec: Exec,
     partial: Vec<u8>,
+    /// Set while the rest of a line over the limit is skipped.
+    skipping: bool,
 }
 
 impl Session {
@@ -151,7 +157,7 @@ impl Session {
         let mut plugin = Plugin::new();
         setup(&mut plugin);
         let exec = Exec::default();
-        Session { plugin: Rc::new(plugin), shared: Rc::new(Shared::new(exec.clone())), exec, partial: Vec::new() }
+        Session { plugin: Rc::new(plugin), shared: Rc::new(Shared::new(exec.clone())), exec, partial: Vec::new(), skipping: false }
     }
 
     /// Sets the folder where [`Host::root_file`] finds the root JSON files
@@ -181,15 +187,38 @@ impl Session {
         self.exec.pending()
     }
 
-    fn feed(&mut self, input: &[u8]) {
-        self.partial.extend_from_slice(input);
-        let mut start = 0;
-        while let Some(end) = self.partial[start..].iter().position(|&b| b == b'\n') {
-            let line = self.partial[start..start + end].to_vec();
-            start += end + 1;
-            self.line(&line);
+    /// Cuts the input into lines. A line longer than [`MAX_LINE_BYTES`]
+    /// is answered -32700 as soon as it passes the limit and skipped to
+    /// its end, so that the kit never holds more than the limit of one
+    /// line (docs/protocol.md#3-messages: the host does the same).
+    fn feed(&mut self, mut input: &[u8]) {
+        while !input.is_empty() {
+            let (piece, ended) = match input.iter().position(|&b| b == b'\n') {
+                Some(end) => (&input[..end], true),
+                None => (input, false),
+            };
+            input = if ended { &input[piece.len() + 1..] } else { &[] };
+            if self.skipping {
+                self.skipping = !ended;
+                continue;
+            }
+            if self.partial.len() + piece.len() > MAX_LINE_BYTES {
+                self.partial = Vec::new();
+                self.skipping = !ended;
+                eprintln!("kit: a line from the host is longer than {} bytes: skipped to its end", MAX_LINE_BYTES);
+                self.shared.write_error_line("null", &Error::new(proto::CODE_PARSE_ERROR, "Parse error"));
+                continue;
+            }
+            if !ended {
+                self.partial.extend_from_slice(piece);
+            } else if self.partial.is_empty() {
+                self.line(piece);
+            } else {
+                self.partial.extend_from_slice(piece);
+                let line = std::mem::take(&mut self.partial);
+                self.line(&line);
+            }
         }
-        self.partial.drain(..start);
     }
 
     /// Routes one line: a message or a batch.

@@ -294,3 +294,80 @@ fn root_files_are_read_from_the_root_folder() {
         ]
     );
 }
+
+const PARSE_ERROR: &str = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#;
+
+#[test]
+fn bad_json_is_answered_and_the_next_line_read() {
+    let mut s = started();
+    let out = turn(
+        &mut s,
+        &[
+            r#"{"jsonrpc":"2.0","id":2,"method":"t/echo""#, // cut short
+            r#"{"jsonrpc":"2.0","id":3,"method":"t/echo"} {}"#, // data after the value
+            "\u{1}",
+            r#"{"jsonrpc":"2.0","id":4,"method":"t/echo","params":[1]}"#,
+        ],
+    );
+    assert_eq!(out, vec![PARSE_ERROR, PARSE_ERROR, PARSE_ERROR, r#"{"jsonrpc":"2.0","id":4,"result":[1]}"#]);
+    let out = String::from_utf8(s.turn(b"\xff\xfe\n{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"t/echo\"}\n")).unwrap();
+    assert_eq!(out, format!("{}\n{}\n", PARSE_ERROR, r#"{"jsonrpc":"2.0","id":5,"result":null}"#), "a line that is not UTF-8");
+}
+
+#[test]
+fn a_line_too_long_is_refused_and_skipped_to_its_end() {
+    let mut s = started();
+    // Over the limit in one piece: refused at once, the next line read.
+    let long = format!("{{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"t/echo\",\"params\":[\"{}\"]}}", "a".repeat(escouade_plugin::MAX_LINE_BYTES));
+    let out = turn(&mut s, &[&long, r#"{"jsonrpc":"2.0","id":3,"method":"t/echo"}"#]);
+    assert_eq!(out, vec![PARSE_ERROR, r#"{"jsonrpc":"2.0","id":3,"result":null}"#]);
+
+    // Over the limit across turns: refused when it passes the limit; what
+    // follows, up to its end, is skipped without being kept.
+    let half = vec![b'a'; escouade_plugin::MAX_LINE_BYTES / 2 + 1];
+    assert!(s.turn(b"[\"").is_empty());
+    assert!(s.turn(&half).is_empty(), "half the limit waits for the end of its line");
+    assert_eq!(String::from_utf8(s.turn(&half)).unwrap(), format!("{}\n", PARSE_ERROR));
+    assert!(s.turn(&half).is_empty(), "the rest of a refused line is skipped");
+    let out = String::from_utf8(s.turn(b"\"]\n{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"t/echo\"}\n")).unwrap();
+    assert_eq!(out, format!("{}\n", r#"{"jsonrpc":"2.0","id":4,"result":null}"#));
+
+    // A line of exactly the limit is read.
+    let pad = escouade_plugin::MAX_LINE_BYTES - r#"{"jsonrpc":"2.0","id":5,"method":"t/echo","params":[""]}"#.len();
+    let exact = format!("{{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"t/echo\",\"params\":[\"{}\"]}}", "b".repeat(pad));
+    assert_eq!(exact.len(), escouade_plugin::MAX_LINE_BYTES);
+    let out = turn(&mut s, &[&exact]);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].starts_with(r#"{"jsonrpc":"2.0","id":5,"result":["bbb"#), "{}", &out[0][..80]);
+}
+
+#[test]
+fn a_batch_of_garbage_is_answered_member_by_member() {
+    let mut s = started();
+    let out = turn(
+        &mut s,
+        &[
+            r#"[1,"x",null,{"jsonrpc":"2.0","id":6,"method":"t/echo","params":{"n":6}},{"jsonrpc":"1.0","id":7,"method":"t/echo"}]"#,
+            r#"[1,2"#, // not JSON
+        ],
+    );
+    let invalid = r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request"}}"#;
+    // The answers of two lines may come in either order: the batch is
+    // written once its handlers ran, the parse error at once.
+    let mut out = out;
+    out.sort();
+    assert_eq!(
+        out,
+        vec![
+            format!(
+                "[{},{},{},{},{}]",
+                invalid,
+                invalid,
+                invalid,
+                r#"{"jsonrpc":"2.0","id":6,"result":{"n":6}}"#,
+                r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32600,"message":"Invalid Request"}}"#
+            ),
+            PARSE_ERROR.to_string(),
+        ]
+    );
+}
