@@ -71,10 +71,13 @@ func copyPlugin(t *testing.T, from string) string {
 	return to
 }
 
-// cli runs the command to its end and returns its exit code and output.
-func cli(t *testing.T, args ...string) (int, string) {
+// cli runs the command to its end, with env added to the environment, and
+// returns its exit code and output.
+func cli(t *testing.T, env []string, args ...string) (int, string) {
 	t.Helper()
-	out, err := exec.Command(cliPath, args...).CombinedOutput()
+	cmd := exec.Command(cliPath, args...)
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
 	if exit, ok := err.(*exec.ExitError); ok {
 		return exit.ExitCode(), string(out)
 	}
@@ -93,7 +96,14 @@ func TestHelloRustBuildsPassesTheBenchAndAnswers(t *testing.T) {
 	dir := copyPlugin(t, filepath.Join(repoRoot, "examples", "hello-rust"))
 	home := t.TempDir()
 
-	code, out := cli(t, "build", dir, "--home", home)
+	// cargo keeps what it compiled (serde above all) under the user's
+	// cache, so that a second run does not compile it again; the plugin's
+	// own crate and the kit the CLI writes under the home are built anew.
+	var cargoCache []string
+	if cache, err := os.UserCacheDir(); err == nil {
+		cargoCache = []string{"CARGO_TARGET_DIR=" + filepath.Join(cache, "escouade-plugin", "hello-rust-target")}
+	}
+	code, out := cli(t, cargoCache, "build", dir, "--home", home)
 	if code != 0 {
 		t.Fatalf("build exited %d:\n%s", code, out)
 	}
@@ -104,7 +114,7 @@ func TestHelloRustBuildsPassesTheBenchAndAnswers(t *testing.T) {
 		t.Errorf("build did not say the module is compiled:\n%s", out)
 	}
 
-	code, out = cli(t, "test", dir, "--home", home, "--json")
+	code, out = cli(t, nil, "test", dir, "--home", home, "--json")
 	var bench struct {
 		Checks []struct {
 			Check  string `json:"check"`

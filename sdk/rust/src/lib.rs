@@ -87,6 +87,9 @@ const INPUT_CHUNK: usize = 64 << 10;
 
 thread_local! {
     static SESSION: std::cell::RefCell<Option<Session>> = std::cell::RefCell::new(None);
+    // The buffer of stdin's reads, made once: zeroing 64 KiB in every turn
+    // would be a loop of its own under the host's checks.
+    static READ_BUF: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(vec![0u8; INPUT_CHUNK]);
 }
 
 /// One turn of the module: the body of [`module!`]'s export.
@@ -110,12 +113,15 @@ pub fn __turn(setup: fn(&mut Plugin)) {
 /// Reads every byte the host appended to stdin. Reads never block: an
 /// empty stdin reads 0 bytes or EAGAIN.
 fn read_stdin() -> Vec<u8> {
+    READ_BUF.with(|buf| read_all(&mut buf.borrow_mut()))
+}
+
+fn read_all(buf: &mut [u8]) -> Vec<u8> {
     use std::io::Read;
     let mut input = Vec::new();
-    let mut buf = vec![0u8; INPUT_CHUNK];
     let mut stdin = std::io::stdin();
     loop {
-        match stdin.read(&mut buf) {
+        match stdin.read(buf) {
             Ok(0) => return input,
             Ok(n) => input.extend_from_slice(&buf[..n]),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
