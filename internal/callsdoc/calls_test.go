@@ -24,9 +24,9 @@ var (
 	kitRust  = filepath.Join(repoRoot, "sdk", "rust")
 )
 
-// Debian's toolchain and crates, which build offline; a rustup toolchain
-// earlier in PATH may lack the crates' registry settings but checks for
-// the host target as well.
+// Debian's toolchain and crates, which build offline: the examples are
+// checked for the host target, against the kit's source, with the crates
+// Debian packages (no registry is reached), whatever toolchain PATH has.
 const (
 	debianCargo    = "/usr/bin/cargo"
 	debianRustc    = "/usr/bin/rustc"
