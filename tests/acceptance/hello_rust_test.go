@@ -92,7 +92,9 @@ func cli(t *testing.T, env []string, args ...string) (int, string) {
 // call it through run.
 func TestHelloRustBuildsPassesTheBenchAndAnswers(t *testing.T) {
 	needRustForWasm(t)
-	t.Parallel()
+	// Not parallel: cargo's build takes both cores for a minute or more,
+	// and the parallel tests time module turns against their 2 s limit;
+	// a test that is not parallel runs before them, alone.
 	dir := copyPlugin(t, filepath.Join(repoRoot, "examples", "hello-rust"))
 	home := t.TempDir()
 
