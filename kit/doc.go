@@ -22,8 +22,8 @@
 // answers shutdown with null and then returns from Run, answers -32601 to a
 // method nobody registered, and calls the host's services for the plugin:
 // Secret (secrets/get), Settings (settings/get), ReadFile (files/read),
-// Log (the log notification) and After, AfterFunc and Sleep (timers: the
-// host's timer/set in a module, Go timers in a process). Handlers run
+// Log (the log notification) and After, AfterFunc, Sleep and Timeout
+// (timers: the host's timer/set in a module, Go timers in a process). Handlers run
 // concurrently, one goroutine per request; event handlers run one at a
 // time in the order the host sent the events. A handler's error that is or wraps a *jsonrpc.Error goes to the
 // host with that code (Decode wraps jsonrpc.ErrInvalidParams); any other
@@ -61,6 +61,7 @@
 // In a module the Go runtime runs only during turns: a goroutine blocked
 // on time.Sleep, time.After or a context deadline wakes at the first turn
 // after it is due, and none may come. Wait with After, AfterFunc or Sleep,
+// and bound a wait with Timeout rather than context.WithTimeout,
 // which ask the host for a timer (timer/set) that wakes the module with
 // timer/fired. In a process those are Go timers. Files: a module reads
 // the plugin's root JSON files under /plugin (os.ReadFile

@@ -165,6 +165,57 @@ func (p *Plugin) Sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// ErrTimeout matches, with errors.Is, the error of Timeout when its timer
+// fired before its function returned.
+var ErrTimeout = errors.New("kit: timed out")
+
+// Timeout runs f for at most d, timed as After times (a host timer in a
+// module): f's own error when it returns first, the timer then stopped.
+// When the timer fires first, f's context is canceled and Timeout returns
+// at once, without waiting for f, an error matching ErrTimeout: -32603
+// "no answer within <ms> ms" with data {"reason": "timed out after <ms>
+// ms", "timeoutMs": <ms>}, what the Rust kit's timeout gives, so that a
+// handler may return it as its answer. f must heed its context; what it
+// returns after the timeout is dropped. Timeout fails as After does when
+// the timer cannot be set.
+func (p *Plugin) Timeout(ctx context.Context, d time.Duration, f func(ctx context.Context) error) error {
+	if f == nil {
+		panic("kit: Timeout needs a function")
+	}
+	timer, err := p.After(ctx, d)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan error, 1) // f's send never blocks, even once nobody waits
+	go func() { done <- f(ctx) }()
+	select {
+	case err := <-done:
+		timer.Stop()
+		return err
+	case <-timer.C():
+		ms, _ := timerMs(d) // d was accepted by After
+		return timedOut(ms)
+	}
+}
+
+// timeoutError is Timeout's error: ErrTimeout for errors.Is, and the wire
+// error a handler's answer carries.
+type timeoutError struct{ wire *jsonrpc.Error }
+
+func (e *timeoutError) Error() string        { return e.wire.Message }
+func (e *timeoutError) Is(target error) bool { return target == ErrTimeout }
+func (e *timeoutError) Unwrap() error        { return e.wire }
+
+func timedOut(ms int64) error {
+	data, _ := json.Marshal(struct {
+		Reason    string `json:"reason"`
+		TimeoutMs int64  `json:"timeoutMs"`
+	}{fmt.Sprintf("timed out after %d ms", ms), ms}) // a string and an int always marshal
+	return &timeoutError{wire: &jsonrpc.Error{Code: jsonrpc.ErrInternal.Code, Message: fmt.Sprintf("no answer within %d ms", ms), Data: data}}
+}
+
 // startTimer starts a host timer where the host keeps them, else a Go
 // timer.
 func (p *Plugin) startTimer(ctx context.Context, d time.Duration, f func()) (*Timer, error) {

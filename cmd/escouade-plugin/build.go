@@ -16,8 +16,10 @@ import (
 
 // cmdBuild precompiles a run.wasm or run.js plugin into the compile cache
 // under the home, after the checks the host makes before compiling: the
-// bundle check of a run.js, version.json and the imports of a module. Each
-// refusal is printed with what to fix, and the exit code is 1.
+// bundle check of a run.js, version.json and the imports of a module. A
+// run.wasm naming a Cargo.toml is first built with cargo into plugin.wasm
+// (cargo.go). Each refusal is printed with what to fix, and the exit code
+// is 1.
 func cmdBuild(e env, args []string) error {
 	home, asJSON, pos, err := homeFlags("build", args, nil)
 	if err != nil {
@@ -31,8 +33,20 @@ func cmdBuild(e env, args []string) error {
 		return err
 	}
 	res := buildResult{ID: m.ID, Kind: string(m.Run.Kind())}
+	progress := progressTo(e.stderr, asJSON)
+	ctx := context.Background()
+	start := time.Now()
+	var took time.Duration
+	if src := cargoSource(m); src != "" {
+		err = buildCargo(ctx, home, m.Dir, src, progress)
+	}
 	cachedBefore := wasm.CachedModules(modules.CacheDir(home), host.AppVersion)
-	took, err := precompile(context.Background(), home, m, progressTo(e.stderr, asJSON))
+	if err == nil {
+		took, err = precompile(ctx, home, m, progress)
+	}
+	if cargoSource(m) != "" {
+		took = time.Since(start)
+	}
 	res.Ms = took.Milliseconds()
 	switch {
 	case err != nil:

@@ -180,6 +180,7 @@ func moduleRows(t *testing.T, r *report) {
 	r.ratio("host overhead", "minimal reactor, transport", "minimal reactor, direct wazero call, checks", 0)
 	r.ratio("host overhead", "minimal reactor, transport", "cat, process over pipes", 0)
 	r.ratio("kit", "kit echo, module through the transport", "kit echo, process over pipes", 2)
+	rustRows(t, r, tr, sec)
 
 	m := pluginDir(t, fixture(t, "reactor"), nil)
 	if err := tr.Precompile(context.Background(), m, nil); err != nil {

@@ -869,14 +869,10 @@ var Plugin = class {
       throw badAnswer("files/read", "a string", v);
     return v;
   }
-  /**
-   * A JSON file at the plugin's root (rules.json), parsed. It is read with
-   * readFileSync of node:fs: in WASM the host gives the instance these files
-   * (256 KB each, 1 MB in all, never the manifest); under node they are the
-   * files of the folder. Other files: readFile.
-   */
-  file(name) {
-    return JSON.parse(this.fileText(name));
+  file(path) {
+    if (isRootJSON(path))
+      return JSON.parse(this.fileText(path));
+    return this.readFile(path);
   }
   /** The text of a JSON file at the plugin's root; see file. */
   fileText(name) {
@@ -969,10 +965,13 @@ var Plugin = class {
     return this.stopGraceMs;
   }
 };
+function isRootJSON(name) {
+  return typeof name === "string" && name.endsWith(".json") && !name.includes("/") && !name.includes("\\") && !name.startsWith(".");
+}
 function checkRootFile(name) {
   const ok = typeof name === "string" && name.endsWith(".json") && !name.includes("/") && !name.includes("\\") && !name.startsWith(".") && name.toLowerCase() !== "escouade-plugin.json";
   if (!ok) {
-    throw new TypeError(`file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with readFile`);
+    throw new TypeError(`file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with file or readFile`);
   }
 }
 function badAnswer(method, want, got) {

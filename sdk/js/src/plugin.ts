@@ -305,13 +305,19 @@ export class Plugin {
   }
 
   /**
-   * A JSON file at the plugin's root (rules.json), parsed. It is read with
-   * readFileSync of node:fs: in WASM the host gives the instance these files
-   * (256 KB each, 1 MB in all, never the manifest); under node they are the
-   * files of the folder. Other files: readFile.
+   * A file of the plugin's folder. A JSON file at its root (rules.json) is
+   * returned parsed, at once: it is read with readFileSync of node:fs (in
+   * WASM the host gives the instance these files, 256 KB each, 1 MB in all,
+   * never the manifest; under node they are the files of the folder). Any
+   * other file, a subfolder included (data/words.txt), is read through
+   * files/read and comes as a promise of its text, as readFile gives it.
    */
-  file<T = unknown>(name: string): T {
-    return JSON.parse(this.fileText(name)) as T;
+  file(path: `${string}/${string}`): Promise<string>;
+  file<T = unknown>(name: `${string}.json`): T;
+  file(path: string): Promise<string>;
+  file<T = unknown>(path: string): T | Promise<string> {
+    if (isRootJSON(path)) return JSON.parse(this.fileText(path)) as T;
+    return this.readFile(path);
   }
 
   /** The text of a JSON file at the plugin's root; see file. */
@@ -406,6 +412,11 @@ export class Plugin {
 }
 
 /** A root JSON file's name: one segment ending in .json, not hidden, not the manifest. */
+/** Whether p.file reads name from the root JSON files rather than with files/read. */
+function isRootJSON(name: string): boolean {
+  return typeof name === "string" && name.endsWith(".json") && !name.includes("/") && !name.includes("\\") && !name.startsWith(".");
+}
+
 function checkRootFile(name: string): void {
   const ok =
     typeof name === "string" &&
@@ -416,7 +427,7 @@ function checkRootFile(name: string): void {
     name.toLowerCase() !== "escouade-plugin.json";
   if (!ok) {
     throw new TypeError(
-      `file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with readFile`,
+      `file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with file or readFile`,
     );
   }
 }

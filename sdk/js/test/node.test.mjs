@@ -78,7 +78,7 @@ test("bodyBytes encodes UTF-8 text as UTF-8", () => {
   assert.deepEqual([...bodyBytes({ body: text, bodyEncoding: "utf8" })], [...Buffer.from(text, "utf8")]);
 });
 
-test("file reads a JSON file at the plugin's root, beside the bundle's folder", () => {
+test("file reads a JSON file at the plugin's root, beside the bundle's folder", async () => {
   const dir = tempDir("sdk-file-");
   writeFileSync(join(dir, "rules.json"), '{"max": 3}');
   const saved = process.argv[1];
@@ -89,7 +89,12 @@ test("file reads a JSON file at the plugin's root, beside the bundle's folder", 
     assert.equal(p.fileText("rules.json"), '{"max": 3}');
     assert.throws(() => p.file("none.json"), /none\.json: no such file at the plugin's root/);
     for (const bad of ["data/x.json", "escouade-plugin.json", "Escouade-Plugin.JSON", ".hidden.json", "notes.txt", "..\\x.json"]) {
-      assert.throws(() => p.file(bad), /only a JSON file at the plugin's root/, bad);
+      assert.throws(() => p.fileText(bad), /only a JSON file at the plugin's root/, bad);
+    }
+    assert.throws(() => p.file("escouade-plugin.json"), /only a JSON file at the plugin's root/);
+    // Any other file goes to files/read, which needs the host.
+    for (const other of ["data/x.json", "notes.txt"]) {
+      await assert.rejects(p.file(other), /files\/read: not connected to the host/, other);
     }
   } finally {
     process.argv[1] = saved;

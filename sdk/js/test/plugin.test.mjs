@@ -283,3 +283,21 @@ test("a shutdown sent as a notification stops the plugin too", async () => {
 test("mock timers are restored", () => {
   mock.timers.reset();
 });
+
+test("p.file reads a file of a subfolder through files/read, and a root JSON file at once", async () => {
+  const h = new FakeHost();
+  h.plugin.method("t/file", async (_p, ctx) => {
+    const words = await ctx.plugin.file("data/words.txt");
+    const notes = await ctx.plugin.file("notes.txt");
+    return { words, notes };
+  });
+  h.start();
+  h.call(6, "t/file");
+  const f = await h.request("files/read");
+  assert.deepEqual(f.params, { path: "data/words.txt" });
+  h.reply(f, "bonjour hello\n");
+  const g = await h.request("files/read");
+  assert.deepEqual(g.params, { path: "notes.txt" });
+  h.reply(g, "n");
+  assert.deepEqual(JSON.parse(await h.answer("6")).result, { words: "bonjour hello\n", notes: "n" });
+});
