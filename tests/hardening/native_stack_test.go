@@ -95,3 +95,32 @@ const stackSentence = "its instance crashed: stack overflow"
 // 450 MB leaves room for a loaded machine's collector running late and
 // still fails a stack that grows past wazero's ceiling.
 const rssCeiling = 450 << 20
+
+// A bundle recursing without end meets the JS engine's own limit (its C
+// stack of 1 MB, in the instance's linear memory) long before the native
+// stack grows: the instance ends by the engine's sentence and the host
+// stays small.
+func TestBundleRecursionThroughRun(t *testing.T) {
+	dir := plugin{
+		manifest: map[string]any{"name": "deep", "run": map[string]any{"js": "dist/plugin.mjs"}},
+		id:       "dev.escouade.hardening.recursion-js",
+		files:    map[string]string{"dist/plugin.mjs": "function f(n) { return f(n + 1) + 1 }\nf(0)\n"},
+	}.write(t)
+	s := run(t, dir, "--follow")
+	s.send(`{"op":"call","id":"c","method":"any/thing"}`)
+	crash := s.next("the crash line", func(l line) bool {
+		return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " crash ")
+	})
+	const want = "its instance crashed: InternalError: stack overflow"
+	if !strings.Contains(crash.str("line"), want) {
+		t.Errorf("crash line %q, want %q", crash.str("line"), want)
+	}
+	s.close()
+	rss := s.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	t.Logf("bundle: peak RSS %d MB", rss>>20)
+	// The engine's 64 MB of memory and its compiled code are the most of
+	// it; 300 MB allows a loaded machine and fails a native stack's growth.
+	if rss > 300<<20 {
+		t.Errorf("run's peak memory was %d MB, want under 300 MB", rss>>20)
+	}
+}
