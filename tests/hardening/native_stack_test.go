@@ -3,6 +3,8 @@
 package hardening
 
 import (
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -90,7 +92,7 @@ const stackSentence = "its instance crashed: stack overflow"
 
 // rssCeiling is what holds today, not the goal: wazero v1.12 grows an
 // instance's native stack by doubling up to a constant ceiling it offers
-// no setting for, and a recursion trap took the command to 222-341 MB of
+// no setting for, and a recursion trap took the command to 215-342 MB of
 // peak RSS (23 MB without it) on a 2-core machine (docs/RATIONALE.md, "The native stack").
 // 450 MB leaves room for a loaded machine's collector running late and
 // still fails a stack that grows past wazero's ceiling.
@@ -122,5 +124,41 @@ func TestBundleRecursionThroughRun(t *testing.T) {
 	// it; 300 MB allows a loaded machine and fails a native stack's growth.
 	if rss > 300<<20 {
 		t.Errorf("run's peak memory was %d MB, want under 300 MB", rss>>20)
+	}
+}
+
+// A Go command recursing without end grows its goroutine's stack in its
+// linear memory, and each Go call is a WebAssembly call too: the native
+// stack grows with it. Which limit ends it first depends on the machine's
+// speed (unloaded: the turn limit, at 185 MB of peak RSS), so any of the
+// three sentences is taken; the host's memory is the point.
+func TestGoRecursionThroughRun(t *testing.T) {
+	src := t.TempDir()
+	writeFile(t, filepath.Join(src, "go.mod"), []byte("module deep\n\ngo 1.22\n"))
+	writeFile(t, filepath.Join(src, "main.go"), []byte("package main\n\nvar sink int\n\nfunc f(n int) int { return f(n+1) + 1 }\n\nfunc main() { sink = f(0) }\n"))
+	dir := plugin{manifest: map[string]any{"name": "deep", "run": map[string]any{"wasm": "main.go"}}, id: "dev.escouade.hardening.recursion-go"}.write(t)
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "plugin.wasm"), ".")
+	build.Dir = src
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	s := run(t, dir, "--follow")
+	s.send(`{"op":"call","id":"c","method":"any/thing"}`)
+	crash := s.next("the crash line", func(l line) bool {
+		return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " crash ")
+	})
+	ended := false
+	for _, want := range []string{stackSentence, "a turn ran past 2000 ms", "its instance ran out of its 64 MB of memory"} {
+		ended = ended || strings.Contains(crash.str("line"), want)
+	}
+	if !ended {
+		t.Errorf("crash line %q, want the stack's, the turn's or the memory's sentence", crash.str("line"))
+	}
+	s.close()
+	rss := s.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	t.Logf("Go: %s; peak RSS %d MB", crash.str("line"), rss>>20)
+	if rss > rssCeiling {
+		t.Errorf("run's peak memory was %d MB, want under %d MB", rss>>20, rssCeiling>>20)
 	}
 }
