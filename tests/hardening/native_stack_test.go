@@ -1,0 +1,164 @@
+//go:build linux
+
+package hardening
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// recursionModule is a command whose _start calls a function that calls
+// itself without end. Each frame keeps wide values alive across its call
+// (each one the argument plus a constant, all summed after the call
+// returns), so the compiler has to keep them in the frame: 0 gives narrow
+// frames, some hundreds wide ones.
+func recursionModule(wide int) []byte {
+	f := []byte{0} // no locals
+	for k := range wide {
+		f = append(f, 0x20, 0, 0x42) // local.get 0, i64.const
+		f = append(f, sleb(k+1)...)
+		f = append(f, 0x7c) // i64.add
+	}
+	f = append(f, 0x20, 0, 0x42, 1, 0x7c, 0x10, 1) // local.get 0 + 1, call 1
+	for range wide {
+		f = append(f, 0x7c) // i64.add: every kept value is used
+	}
+	f = append(f, 0x0b)
+	start := []byte{0, 0x42, 0, 0x10, 1, 0x1a, 0x0b} // call 1 with 0, drop, end
+	code := []byte{2}
+	code = append(append(code, uleb(len(start))...), start...)
+	code = append(append(code, uleb(len(f))...), f...)
+	module := []byte{0, 'a', 's', 'm', 1, 0, 0, 0,
+		1, 9, 2, 0x60, 0, 0, 0x60, 1, 0x7e, 1, 0x7e, // types () -> () and (i64) -> i64
+		3, 3, 2, 0, 1, // two functions
+		5, 3, 1, 0, 1, // a memory of one page
+		7, 10, 1, 6, '_', 's', 't', 'a', 'r', 't', 0, 0, // export _start
+		10}
+	module = append(append(module, uleb(len(code))...), code...)
+	return module
+}
+
+// sleb is n (not negative) in signed LEB128, as i64.const writes it.
+func sleb(n int) []byte {
+	var b []byte
+	for {
+		c := byte(n & 0x7f)
+		n >>= 7
+		if n == 0 && c&0x40 == 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+// A module recursing without end, by narrow frames and by wide ones, ends
+// its instance with the stack's sentence and is restarted as after any
+// crash; the host's peak memory stays bounded.
+func TestRecursionThroughRun(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		wide int
+	}{{"narrow", 0}, {"wide", 64}, {"wider", 400}} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := plugin{manifest: map[string]any{"name": "deep", "run": map[string]any{"wasm": "main.go"}}, id: "dev.escouade.hardening.recursion"}.write(t)
+			writeFile(t, filepath.Join(dir, "plugin.wasm"), recursionModule(c.wide))
+			s := run(t, dir, "--follow")
+			s.send(`{"op":"call","id":"c","method":"any/thing"}`)
+			crash := s.next("the crash line", func(l line) bool {
+				return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " crash ")
+			})
+			if !strings.Contains(crash.str("line"), stackSentence) {
+				t.Errorf("crash line %q, want %q", crash.str("line"), stackSentence)
+			}
+			s.next("the restart after the crash", func(l line) bool {
+				return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " start started, instance 2")
+			})
+			s.close()
+			rss := s.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+			t.Logf("%s frames: peak RSS %d MB", c.name, rss>>20)
+			if rss > rssCeiling {
+				t.Errorf("run's peak memory was %d MB, want under %d MB", rss>>20, rssCeiling>>20)
+			}
+		})
+	}
+}
+
+// stackSentence is how wazero's stack overflow reaches the journal.
+const stackSentence = "its instance crashed: stack overflow"
+
+// rssCeiling is what holds today, not the goal: wazero v1.12 grows an
+// instance's native stack by doubling up to a constant ceiling it offers
+// no setting for, and a recursion trap took the command to 215-342 MB of
+// peak RSS (23 MB without it) on a 2-core machine (docs/RATIONALE.md, "The native stack").
+// 450 MB leaves room for a loaded machine's collector running late and
+// still fails a stack that grows past wazero's ceiling.
+const rssCeiling = 450 << 20
+
+// A bundle recursing without end meets the JS engine's own limit (its C
+// stack of 1 MB, in the instance's linear memory) long before the native
+// stack grows: the instance ends by the engine's sentence and the host
+// stays small.
+func TestBundleRecursionThroughRun(t *testing.T) {
+	dir := plugin{
+		manifest: map[string]any{"name": "deep", "run": map[string]any{"js": "dist/plugin.mjs"}},
+		id:       "dev.escouade.hardening.recursion-js",
+		files:    map[string]string{"dist/plugin.mjs": "function f(n) { return f(n + 1) + 1 }\nf(0)\n"},
+	}.write(t)
+	s := run(t, dir, "--follow")
+	s.send(`{"op":"call","id":"c","method":"any/thing"}`)
+	crash := s.next("the crash line", func(l line) bool {
+		return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " crash ")
+	})
+	const want = "its instance crashed: InternalError: stack overflow"
+	if !strings.Contains(crash.str("line"), want) {
+		t.Errorf("crash line %q, want %q", crash.str("line"), want)
+	}
+	s.close()
+	rss := s.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	t.Logf("bundle: peak RSS %d MB", rss>>20)
+	// The engine's 64 MB of memory and its compiled code are the most of
+	// it; 300 MB allows a loaded machine and fails a native stack's growth.
+	if rss > 300<<20 {
+		t.Errorf("run's peak memory was %d MB, want under 300 MB", rss>>20)
+	}
+}
+
+// A Go command recursing without end grows its goroutine's stack in its
+// linear memory, and each Go call is a WebAssembly call too: the native
+// stack grows with it. Which limit ends it first depends on the machine's
+// speed (unloaded: the turn limit, at 185 MB of peak RSS), so any of the
+// three sentences is taken; the host's memory is the point.
+func TestGoRecursionThroughRun(t *testing.T) {
+	src := t.TempDir()
+	writeFile(t, filepath.Join(src, "go.mod"), []byte("module deep\n\ngo 1.22\n"))
+	writeFile(t, filepath.Join(src, "main.go"), []byte("package main\n\nvar sink int\n\nfunc f(n int) int { return f(n+1) + 1 }\n\nfunc main() { sink = f(0) }\n"))
+	dir := plugin{manifest: map[string]any{"name": "deep", "run": map[string]any{"wasm": "main.go"}}, id: "dev.escouade.hardening.recursion-go"}.write(t)
+	build := exec.Command("go", "build", "-o", filepath.Join(dir, "plugin.wasm"), ".")
+	build.Dir = src
+	build.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	s := run(t, dir, "--follow")
+	s.send(`{"op":"call","id":"c","method":"any/thing"}`)
+	crash := s.next("the crash line", func(l line) bool {
+		return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " crash ")
+	})
+	ended := false
+	for _, want := range []string{stackSentence, "a turn ran past 2000 ms", "its instance ran out of its 64 MB of memory"} {
+		ended = ended || strings.Contains(crash.str("line"), want)
+	}
+	if !ended {
+		t.Errorf("crash line %q, want the stack's, the turn's or the memory's sentence", crash.str("line"))
+	}
+	s.close()
+	rss := s.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	t.Logf("Go: %s; peak RSS %d MB", crash.str("line"), rss>>20)
+	if rss > rssCeiling {
+		t.Errorf("run's peak memory was %d MB, want under %d MB", rss>>20, rssCeiling>>20)
+	}
+}
