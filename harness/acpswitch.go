@@ -51,15 +51,5 @@ func SetACPEnabled(home string, on bool) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, acpSwitchFile+".*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(append(b, '\n'))
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, acpSwitchFile))
+	return replaceFile(dir, acpSwitchFile, append(b, '\n'))
 }

@@ -150,17 +150,23 @@ func (s *Store) writeIndex(list []AgentRecord) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(s.dir, indexFile+".*")
+	return replaceFile(s.dir, indexFile, append(b, '\n'))
+}
+
+// replaceFile writes b to name in dir through a temporary file renamed
+// over it, so a reader finds the old content or the new, never a part.
+func replaceFile(dir, name string, b []byte) error {
+	tmp, err := os.CreateTemp(dir, name+".*")
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(append(b, '\n'))
+	_, werr := tmp.Write(b)
 	cerr := tmp.Close()
 	if err := errors.Join(werr, cerr); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}
-	return os.Rename(tmp.Name(), filepath.Join(s.dir, indexFile))
+	return os.Rename(tmp.Name(), filepath.Join(dir, name))
 }
 
 // Append adds items to an agent's conversation.
