@@ -1,4 +1,4 @@
-// Package journal writes the journal of each plugin (PROTOCOL §10): one file
+// Package journal writes the journal of each plugin (docs/protocol.md#11-the-journal): one file
 // per plugin, <home>/plugin-logs/<id>.log, renamed <id>.log.1 once it would
 // grow past Options.MaxSize, with lines of the form
 //

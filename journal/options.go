@@ -4,7 +4,7 @@ import "time"
 
 // Defaults of Options.
 const (
-	// DefaultMaxSize is "1 MB" of PROTOCOL §10 read as a decimal megabyte,
+	// DefaultMaxSize is "1 MB" of docs/protocol.md#11-the-journal read as a decimal megabyte,
 	// the unit the sentence uses.
 	DefaultMaxSize int64 = 1_000_000
 	// DefaultBuffer is how many lines may wait for the disk before Write

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// stampLayout is RFC 3339 in UTC with milliseconds, as PROTOCOL §10 wants.
+// stampLayout is RFC 3339 in UTC with milliseconds, as docs/protocol.md#11-the-journal wants.
 const stampLayout = "2006-01-02T15:04:05.000Z"
 
 func stamp(t time.Time, tag, text string) string {

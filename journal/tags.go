@@ -1,6 +1,6 @@
 package journal
 
-// Tags of journal lines (PROTOCOL §10). A plugin's `log` messages take
+// Tags of journal lines (docs/protocol.md#11-the-journal). A plugin's `log` messages take
 // LogTag(level) instead.
 const (
 	TagStart   = "start"

@@ -6,7 +6,7 @@ import (
 )
 
 // The bounds a connection keeps on what the peer makes it hold, whatever
-// the peer sends (PROTOCOL.md §3): past one, the connection stops reading
+// the peer sends (docs/protocol.md#3-messages): past one, the connection stops reading
 // the peer's stream until it is back under, and the pipe then pushes back
 // on the peer.
 const (

@@ -27,7 +27,7 @@ type Item struct {
 
 // DecodeLine decodes one line, given without its '\n' (a trailing '\r' is
 // tolerated). It never fails: what is not a message becomes an item
-// carrying the error to answer, per JSON-RPC 2.0 and PROTOCOL.md §3.
+// carrying the error to answer, per JSON-RPC 2.0 and docs/protocol.md#3-messages.
 //
 //   - not JSON, invalid UTF-8, or data after the value: one item, -32700;
 //   - [] : one item, -32600, and Batch is false (the answer is not an array);

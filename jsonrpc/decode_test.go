@@ -64,7 +64,7 @@ var specExamples = []decodeCase{
 	}}},
 }
 
-// protocolRules are the rules of PROTOCOL.md §3 and the decisions of the
+// protocolRules are the rules of docs/protocol.md#3-messages and the decisions of the
 // package comment.
 var protocolRules = []decodeCase{
 	// Not JSON, or not only JSON: -32700 with a null id.

@@ -1,5 +1,5 @@
 // Package jsonrpc speaks JSON-RPC 2.0 over a stream of lines, the wire of
-// Escouade plugins (PROTOCOL.md §3): one UTF-8 JSON message or batch per
+// Escouade plugins (docs/protocol.md#3-messages): one UTF-8 JSON message or batch per
 // '\n'-ended line, in both directions.
 //
 // The package has three layers, each usable alone:
@@ -36,7 +36,7 @@
 // # Bounds
 //
 // Whatever the peer sends, a Conn holds a bounded amount for it
-// (PROTOCOL.md §3): at most Options.MaxRequests requests served at once
+// (docs/protocol.md#3-messages): at most Options.MaxRequests requests served at once
 // (64), Options.MaxHeld bytes of request lines, answers waiting to be
 // written and notifications waiting to be served (16 MiB), and
 // Options.MaxNotifications notifications queued (1024). While one of them

@@ -24,7 +24,7 @@ var (
 	ErrInternal       = NewError(-32603, "Internal error")
 )
 
-// The codes Escouade adds (PROTOCOL.md §5). Their messages are short
+// The codes Escouade adds (docs/protocol.md#7-what-the-host-serves-a-process). Their messages are short
 // English sentences; WithReason adds the details.
 var (
 	// ErrNotYours refuses a secret that is not the plugin's.

@@ -11,14 +11,14 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// Allowed are the only modules a run.js bundle may import (PROTOCOL §8.1).
+// Allowed are the only modules a run.js bundle may import (docs/protocol.md#loading-and-compiling).
 var allowed = map[string]bool{"node:fs": true, "node:readline": true}
 
 // stamp is the legal comment the SDK puts in each bundle.
 var stamp = regexp.MustCompile(`/\*! @escouade-dev/plugin v(\d+)\.(\d+)\.(\d+)\S* \*/`)
 
 // Check refuses a bundle the engine will not run, with the reason the
-// plugin stops with (PROTOCOL §8.1): one built with the SDK 0.2 or older,
+// plugin stops with (docs/protocol.md#loading-and-compiling): one built with the SDK 0.2 or older,
 // one esbuild cannot parse (its message and position), one that imports
 // anything but node:fs and node:readline (naming the import and where), or
 // one that has exports (naming them). name is the bundle's path in the

@@ -43,7 +43,7 @@ func TestLookup(t *testing.T) {
 	}
 }
 
-// TestDelay covers every row of the delay table of PROTOCOL §4.
+// TestDelay covers every row of the delay table of docs/protocol.md#4-the-handshake.
 func TestDelay(t *testing.T) {
 	tests := []struct {
 		method string

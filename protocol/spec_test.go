@@ -6,7 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// specMethod is a method as PROTOCOL.md §2–§9 describes it.
+// specMethod is a method as docs/protocol.md, sections 2 to 14, describes it.
 type specMethod struct {
 	Direction    Direction
 	Notification bool
@@ -14,7 +14,7 @@ type specMethod struct {
 	Errors       []int
 }
 
-// specMethods lists every method of PROTOCOL.md §2–§9, keyed by an example
+// specMethods lists every method of docs/protocol.md, sections 2 to 14,, keyed by an example
 // name (a pattern entry is looked up through a name it covers), with the
 // entry the name must resolve to.
 var specMethods = map[string]struct {

@@ -12,7 +12,7 @@ import (
 const versionExcerpt = 40
 
 // VersionProblem says why a plugin's answer to initialize is refused, or ""
-// when it speaks this version (PROTOCOL §4). The host stops the plugin with
+// when it speaks this version (docs/protocol.md#4-the-handshake). The host stops the plugin with
 // this reason and the bench fails its initialize row with it. A version
 // that is not a number is named with its JSON type, so that "1" (a string)
 // never reads as the 1 it is not.

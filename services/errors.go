@@ -6,7 +6,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
-// JSON-RPC error codes of the refusals this package makes (PROTOCOL §5),
+// JSON-RPC error codes of the refusals this package makes (docs/protocol.md#7-what-the-host-serves-a-process),
 // from the generated vocabulary.
 const (
 	CodeMethodNotFound = proto.CodeMethodNotFound // not a method served to this program

@@ -21,7 +21,7 @@ const (
 	maxPathBytes = 4096
 )
 
-// checkPath applies the refusals of PROTOCOL §5.4 that the path alone
+// checkPath applies the refusals of docs/protocol.md#filesread that the path alone
 // decides. It returns the reason of the refusal, or "" for a path that
 // names a file inside the folder, on every system. One trailing "/" is
 // allowed (it names a folder, which the read then refuses as not a

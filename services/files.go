@@ -14,7 +14,7 @@ import (
 )
 
 // MaxFileBytes is the largest file files/read hands out: 256 KB, that is
-// 262144 bytes (PROTOCOL §5.4).
+// 262144 bytes (docs/protocol.md#filesread).
 const MaxFileBytes = 256 << 10
 
 // maxLinkHops bounds the links followed for one path, as the kernel's
@@ -22,7 +22,7 @@ const MaxFileBytes = 256 << 10
 const maxLinkHops = 40
 
 // ReadPluginFile reads path, relative to the plugin folder dir, as
-// files/read does (PROTOCOL §5.4). A refusal is an *Error: CodeForbidden
+// files/read does (docs/protocol.md#filesread). A refusal is an *Error: CodeForbidden
 // for a path or a link the plugin may not follow, CodeMissing for a missing
 // file, CodeFailed for a file over MaxFileBytes, not valid UTF-8 or not a
 // regular file.

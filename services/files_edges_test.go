@@ -8,7 +8,7 @@ import (
 )
 
 // TestReadPluginFileDotSegments reads through a lone "." segment, the
-// folder itself, which is not a hidden name (PROTOCOL §5.4).
+// folder itself, which is not a hidden name (docs/protocol.md#filesread).
 func TestReadPluginFileDotSegments(t *testing.T) {
 	checkFileCases(t, pluginFolder(t), []fileCase{
 		{path: "./notes.md", want: "notes é"},

@@ -8,7 +8,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 )
 
-// Levels of the log notification (PROTOCOL §5.3).
+// Levels of the log notification (docs/protocol.md#log).
 const (
 	LevelDebug = "debug"
 	LevelInfo  = "info"

@@ -15,7 +15,7 @@ const PrefixWildcard = "*"
 
 // CheckKey reports whether key has the form of a plugin's secret key:
 // non-empty, without control characters, "..", a leading "/" or "*"
-// (PROTOCOL §5.1). Keys are case-sensitive and compared as given.
+// (docs/protocol.md#secretsget). Keys are case-sensitive and compared as given.
 func CheckKey(key string) error {
 	switch {
 	case key == "":

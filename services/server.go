@@ -13,7 +13,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// Journal tags this package writes (PROTOCOL §10), besides LogTag(level):
+// Journal tags this package writes (docs/protocol.md#11-the-journal), besides LogTag(level):
 // the journal's own, so that one filter finds every line of a kind.
 const (
 	TagSecret  = journal.TagSecret  // a secret key asked for, never its value

@@ -23,7 +23,7 @@ type SettingsRequest struct {
 	ProjectID string
 }
 
-// ResolveSettings computes the answer of settings/get (PROTOCOL §5.2): the
+// ResolveSettings computes the answer of settings/get (docs/protocol.md#settingsget): the
 // user's values without those left at their default and never a
 // secret-typed one; then, unless the project switches the plugin off, the
 // project's values for declared non-secret keys, which go first. A value

@@ -90,7 +90,7 @@ func (s *Server) switchPlugin(ctx context.Context, op string, en registry.Entry,
 }
 
 // postPermission takes a capability back or gives it again: the registry
-// records it and the program restarts with it (PROTOCOL §7).
+// records it and the program restarts with it (docs/protocol.md#9-stopping-closing-and-user-changes).
 func (s *Server) postPermission(grant bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		en, rw, reg, ok := s.installed(w, r)

@@ -162,7 +162,7 @@ func (s *Server) tail(rw row) ([]string, error) {
 	return lines, nil
 }
 
-// journalLines is how many lines the Journal tab shows (PROTOCOL §10).
+// journalLines is how many lines the Journal tab shows (docs/protocol.md#11-the-journal).
 const journalLines = 500
 
 // journalLine is one line of the journal, split as it was written:
@@ -184,7 +184,7 @@ func parseLines(lines []string) []journalLine {
 	return out
 }
 
-// journalTags are the tags the filter offers: those of PROTOCOL §10 and
+// journalTags are the tags the filter offers: those of docs/protocol.md#11-the-journal and
 // any other the lines hold (log.<level>).
 func journalTags(lines []journalLine) []string {
 	tags := []string{journal.TagStart, journal.TagReady, journal.TagStop, journal.TagCrash, journal.TagStderr,

@@ -16,7 +16,7 @@ var ErrNotFound = errors.New("program not found")
 // ErrEmptyCommand reports a Spec without a Command.
 var ErrEmptyCommand = errors.New("process: empty command")
 
-// folderPrefix marks a program that ships in the plugin folder (PROTOCOL §1,
+// folderPrefix marks a program that ships in the plugin folder (docs/protocol.md#1-the-manifest,
 // `run.command`).
 const folderPrefix = "./"
 

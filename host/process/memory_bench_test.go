@@ -16,7 +16,7 @@ import (
 const idlePlugins = 50
 
 // memoryPeriod is the host's period between two reads of a plugin's
-// memory (PROTOCOL §7).
+// memory (docs/protocol.md#9-stopping-closing-and-user-changes).
 const memoryPeriod = 2 * time.Second
 
 // BenchmarkMemoryOfFiftyIdle measures what watching the memory of 50 idle

@@ -9,7 +9,7 @@ import (
 // Defaults used where a Spec field is left at its zero value.
 const (
 	// DefaultStderrKeep is how many last stderr lines a crash entry holds
-	// (PROTOCOL §6).
+	// (docs/protocol.md#6-the-queue-crashes-and-re-attach).
 	DefaultStderrKeep = 20
 	// DefaultStderrDrain is how long Done waits, after the program exited,
 	// for the rest of its stderr. A child that inherited stderr may keep it

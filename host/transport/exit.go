@@ -86,7 +86,7 @@ func (e Exit) String() string {
 	return "running"
 }
 
-// Sentence is what the journal's crash entry says (PROTOCOL §6, §8.3):
+// Sentence is what the journal's crash entry says (docs/protocol.md#6-the-queue-crashes-and-re-attach and #limits):
 // "crashed: exit code 3", "a turn ran past 2000 ms: Escouade stopped its
 // instance", "its instance ran out of its 64 MB of memory", "its instance
 // crashed: <trap text>".

@@ -40,7 +40,7 @@ type Transport interface {
 type LaunchSpec struct {
 	Manifest *manifest.Manifest
 	// Env is the full environment of a process, ESCOUADE_* included. A
-	// module gets no environment (PROTOCOL §8.1).
+	// module gets no environment (docs/protocol.md#loading-and-compiling).
 	Env []string
 	// Stderr receives each line the program writes on stderr.
 	Stderr func(line string)
@@ -81,7 +81,7 @@ type MemoryReader interface {
 	Memory() (uint64, error)
 }
 
-// Limits a module transport enforces on each instance (PROTOCOL §8.3).
+// Limits a module transport enforces on each instance (docs/protocol.md#limits).
 const (
 	ModuleMemory      = 64 << 20
 	TurnLimit         = 2 * time.Second

@@ -5,7 +5,7 @@ import (
 )
 
 // Bounds of what a module may make the host spend to compile and to
-// instantiate it (PROTOCOL §8.3): a pre-pass over its sections checks
+// instantiate it (docs/protocol.md#limits): a pre-pass over its sections checks
 // them before wazero sees the bytes. Each is far above what real modules
 // use (a Go-kit module, the JS engine, Rust and C modules: see
 // docs/RATIONALE.md) and far below what would cost the host seconds or

@@ -1,5 +1,5 @@
 // Package wasm is the module transport: it runs a plugin's program as a
-// WebAssembly instance inside the host (PROTOCOL §8), under wazero.
+// WebAssembly instance inside the host (docs/protocol.md#13-modules-and-bundles), under wazero.
 //
 // A Transport owns one wazero.Runtime and a compile cache on disk for every
 // plugin. Each module (a run.wasm plugin's plugin.wasm, or the JS engine's

@@ -14,7 +14,7 @@ import (
 )
 
 // pluginFiles is the snapshot of a plugin folder's root JSON files that an
-// instance sees, read-only, at /plugin (PROTOCOL §8.4): never the
+// instance sees, read-only, at /plugin (docs/protocol.md#files-of-its-folder): never the
 // manifest (whatever its case) nor a hidden file, at most each bytes a file and all bytes together; a file left
 // out is named in a "wasm" journal line. Only regular files count: a link
 // could lead out of the folder. Files go in by name, so which ones fit

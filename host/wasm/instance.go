@@ -127,7 +127,7 @@ func (i *instance) turnTooLong(limit time.Duration) {
 }
 
 // lineTooLong ends an instance that wrote a stdout line past the
-// protocol's limit without ending it (PROTOCOL §3): no reader would take
+// protocol's limit without ending it (docs/protocol.md#3-messages): no reader would take
 // it, and holding it waiting for its newline would hold the memory.
 func (i *instance) lineTooLong() {
 	i.end(transport.Exit{Kind: transport.Trapped, Detail: fmt.Sprintf(
@@ -146,7 +146,7 @@ func (i *instance) outOfMemory(uint64) {
 	i.end(transport.Exit{Kind: transport.OutOfMemory, Memory: i.t.o.Memory})
 }
 
-// turnLimit is the limit of a turn starting now (PROTOCOL §8.3).
+// turnLimit is the limit of a turn starting now (docs/protocol.md#limits).
 func (i *instance) turnLimit() time.Duration {
 	if i.spec.HoldsDecision != nil && i.spec.HoldsDecision() {
 		return i.t.o.DecisionTurnLimit
@@ -227,9 +227,9 @@ func (i *instance) serveReactor(mod moduleInstance) transport.Exit {
 // start is a reactor's start, before any input: _initialize, and for the
 // JS engine a first turn with no input, in which it starts its runtime
 // and runs the bundle's top level (about 100 ms of CPU, where a later
-// turn takes 1 or 2 ms). It is not a turn on behalf of input (PROTOCOL
-// §8.2), and on a loaded machine it ran past the 2 s of one: it has a
-// limit of its own, StartLimit.
+// turn takes 1 or 2 ms). It is not a turn on behalf of input
+// (docs/protocol.md#turns): it is timed by a clock of its own,
+// StartLimit, whose default is the turn's 2 s.
 func (i *instance) start(mod moduleInstance, t turn) error {
 	if init := mod.ExportedFunction(initializeExport); init != nil {
 		i.clock.beginWith(i.t.o.StartLimit)

@@ -15,7 +15,7 @@ import (
 
 // Mount points of an instance's file system.
 const (
-	// PluginMount holds the plugin's root JSON files (PROTOCOL §8.4).
+	// PluginMount holds the plugin's root JSON files (docs/protocol.md#files-of-its-folder).
 	PluginMount = "/plugin"
 	// BundleMount holds a run.js plugin's bundle, for the JS engine.
 	BundleMount = "/bundle"
@@ -54,7 +54,7 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 	return i, nil
 }
 
-// config is what the instance's module gets (PROTOCOL §8.1): its stdio,
+// config is what the instance's module gets (docs/protocol.md#loading-and-compiling): its stdio,
 // its files, the real clocks, the host's CSPRNG, one argument, no
 // environment; no start function, since the instance's goroutine calls
 // _initialize or _start itself.

@@ -20,7 +20,7 @@ func send(t *testing.T, conn *jsonrpc.Conn, method string) {
 }
 
 // Each limit ends its instance with its typed Exit and the journal's
-// sentence (PROTOCOL §8.3).
+// sentence (docs/protocol.md#limits).
 func TestLimitsEndTheInstance(t *testing.T) {
 	// Loops get short limits; the others a long one, so a slow machine
 	// (the race detector slows the copies of a growing memory) does not

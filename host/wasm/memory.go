@@ -5,7 +5,7 @@ import "github.com/tetratelabs/wazero/experimental"
 // memoryAllocator gives an instance its linear memory and refuses to grow
 // it past limit bytes. wazero's own page limit fails such a memory.grow
 // without a word; the allocator sees it, so the instance ends as out of
-// memory (PROTOCOL §8.3) rather than with whatever the guest makes of a
+// memory (docs/protocol.md#limits) rather than with whatever the guest makes of a
 // failed grow (a Go runtime's fatal error, a C malloc's NULL).
 type memoryAllocator struct {
 	limit   uint64

@@ -16,7 +16,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// Files of a run.wasm plugin (PROTOCOL §8.1).
+// Files of a run.wasm plugin (docs/protocol.md#loading-and-compiling).
 const (
 	// ModuleFile is the module beside the manifest.
 	ModuleFile = "plugin.wasm"
@@ -26,7 +26,7 @@ const (
 	VersionFile = "version.json"
 )
 
-// The largest files of a run.wasm plugin the host reads (PROTOCOL §8.1):
+// The largest files of a run.wasm plugin the host reads (docs/protocol.md#loading-and-compiling):
 // bigger ones are refused unread, with a sentence naming the limit.
 const (
 	// MaxModuleBytes bounds plugin.wasm: a module runs in 64 MiB of

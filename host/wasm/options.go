@@ -10,7 +10,7 @@ import (
 )
 
 // Options configure a Transport. The zero value of each field means the
-// documented default: the limits of PROTOCOL §8.3 and §8.4.
+// documented default: the limits of docs/protocol.md#limits and #files-of-its-folder.
 type Options struct {
 	// CacheDir keeps compiled code between runs: "<home>/wasm-cache". The
 	// code lives in a folder per host version under it, so an update of

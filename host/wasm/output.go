@@ -15,7 +15,7 @@ import (
 // instance ends (tooLong). A guest that writes more than max bytes the
 // host has not read waits, its turn clock running: the host's bound on
 // what it reads pushes back on the module as a pipe does on a process
-// (PROTOCOL §3), and a module that writes faster than the host reads
+// (docs/protocol.md#3-messages), and a module that writes faster than the host reads
 // spends its turn doing so.
 type output struct {
 	mu      sync.Mutex

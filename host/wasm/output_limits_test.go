@@ -12,7 +12,7 @@ import (
 
 // A module that writes stdout without ever a newline is ended once its
 // line runs past the protocol's limit of a line, however fast the host
-// reads (PROTOCOL §3).
+// reads (docs/protocol.md#3-messages).
 func TestEndlessStdoutLine(t *testing.T) {
 	tr := newTransport(t, Options{TurnLimit: testDeadline, StdoutLine: 1 << 20})
 	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, writesForever("", 64<<10), nil)})

@@ -11,7 +11,7 @@ import (
 )
 
 // turnClock is told when an instance waits for the host and when it runs
-// again: a wait ends a turn (PROTOCOL §8.2).
+// again: a wait ends a turn (docs/protocol.md#turns).
 type turnClock interface {
 	pause()
 	resume()

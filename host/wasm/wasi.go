@@ -9,7 +9,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
-// Names of the host modules a module may import (PROTOCOL §8.1).
+// Names of the host modules a module may import (docs/protocol.md#loading-and-compiling).
 const (
 	wasiModule = wasi_snapshot_preview1.ModuleName
 	hostModule = "escouade"

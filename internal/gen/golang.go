@@ -25,8 +25,8 @@ func goFile(doc *document, header string) ([]byte, error) {
 		g.decl(next.name, next.schema)
 	}
 	g.methods(doc.Methods)
-	g.constants("Code", "Error codes of protocol 1 (JSON-RPC's and Escouade's, PROTOCOL §5).", doc.Codes)
-	g.constants("Env", "The environment variables a process plugin gets (PROTOCOL §2).", doc.Env)
+	g.constants("Code", "Error codes of protocol 1 (JSON-RPC's and Escouade's, docs/protocol.md#7-what-the-host-serves-a-process).", doc.Codes)
+	g.constants("Env", "The environment variables a process plugin gets (docs/protocol.md#2-starting-the-program).", doc.Env)
 	out, err := format.Source(g.buf.Bytes())
 	if err != nil {
 		return nil, fmt.Errorf("generated Go does not parse: %w", err)

@@ -1,5 +1,5 @@
 // Package reactortest runs a plugin's WASI reactor module the way the
-// host's module transport does (PROTOCOL.md §8.2), for the tests of the
+// host's module transport does (docs/protocol.md#turns), for the tests of the
 // Go kit and of the examples built with it: stdin is a buffer the test
 // appends whole lines to and whose reads never block (an empty buffer
 // reads as 0 bytes, or EAGAIN), each Turn calls escouade-turn and returns

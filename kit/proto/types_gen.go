@@ -446,7 +446,8 @@ const (
 	MethodProcRun = "proc/run"
 )
 
-// Error codes of protocol 1 (JSON-RPC's and Escouade's, PROTOCOL §5).
+// Error codes of protocol 1 (JSON-RPC's and Escouade's,
+// docs/protocol.md#7-what-the-host-serves-a-process).
 const (
 	CodeParseError     = -32700
 	CodeInvalidRequest = -32600
@@ -460,7 +461,8 @@ const (
 	CodeMissing        = -32005
 )
 
-// The environment variables a process plugin gets (PROTOCOL §2).
+// The environment variables a process plugin gets
+// (docs/protocol.md#2-starting-the-program).
 const (
 	EnvPluginID  = "ESCOUADE_PLUGIN_ID"
 	EnvPluginAPI = "ESCOUADE_PLUGIN_API"
