@@ -129,15 +129,13 @@ func attempt(t *testing.T, stdin string, args ...string) (string, int, int64) {
 	if err != nil && cmd.ProcessState == nil {
 		t.Fatalf("escouade-plugin %v: %v", args, err)
 	}
-	return out.String(), cmd.ProcessState.ExitCode(), endedPeakKB(cmd)
+	return out.String(), cmd.ProcessState.ExitCode(), endedPeakKB(t, cmd)
 }
 
-// endedPeakKB is the peak resident memory of an ended command, in KB.
-func endedPeakKB(cmd *exec.Cmd) int64 {
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return ru.Maxrss
-	}
-	return 0
+// endedPeakKB is the peak resident memory of an ended command, in KB
+// (commandPeak: 0 when no more than this test binary's own).
+func endedPeakKB(t *testing.T, cmd *exec.Cmd) int64 {
+	return commandPeak(t, cmd) >> 10
 }
 
 // An installed plugin whose manifest became a named pipe does not hang
@@ -265,7 +263,7 @@ func (v *readsView) stop(t *testing.T) {
 	v.cmd.Process.Signal(os.Interrupt)
 	v.cmd.Wait()
 	v.ended = true
-	if rss := endedPeakKB(v.cmd); rss > maxRSSKB {
+	if rss := endedPeakKB(t, v.cmd); rss > maxRSSKB {
 		t.Errorf("serve: peak memory %d MB, past %d MB", rss>>10, maxRSSKB>>10)
 	}
 }

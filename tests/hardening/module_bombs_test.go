@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -103,7 +102,7 @@ func TestTableGrowBombThroughRun(t *testing.T) {
 		t.Errorf("the grows did not all fail (exit code 1); journal:\n%s", tail(journal, 2000))
 	}
 	s.close()
-	rss := s.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	rss := commandPeak(t, s.cmd)
 	t.Logf("run: peak RSS %d MB", rss>>20)
 	// Four grows unbounded took 5.8 GB; the host's own start (the
 	// compiler included) is far under 300 MB.
@@ -183,5 +182,5 @@ func cliRSS(t *testing.T, args ...string) (stdout, stderr string, code int, rss 
 	if err := cmd.Run(); err != nil && cmd.ProcessState == nil {
 		t.Fatal(err)
 	}
-	return out.String(), errb.String(), cmd.ProcessState.ExitCode(), cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	return out.String(), errb.String(), cmd.ProcessState.ExitCode(), commandPeak(t, cmd)
 }

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -78,7 +77,7 @@ func TestRecursionThroughRun(t *testing.T) {
 				return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " start started, instance 2")
 			})
 			s.close()
-			rss := s.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+			rss := commandPeak(t, s.cmd)
 			t.Logf("%s frames: peak RSS %d MB", c.name, rss>>20)
 			if rss > rssCeiling {
 				t.Errorf("run's peak memory was %d MB, want under %d MB", rss>>20, rssCeiling>>20)
@@ -118,7 +117,7 @@ func TestBundleRecursionThroughRun(t *testing.T) {
 		t.Errorf("crash line %q, want %q", crash.str("line"), want)
 	}
 	s.close()
-	rss := s.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	rss := commandPeak(t, s.cmd)
 	t.Logf("bundle: peak RSS %d MB", rss>>20)
 	// The engine's 64 MB of memory and its compiled code are the most of
 	// it; 300 MB allows a loaded machine and fails a native stack's growth.
@@ -156,7 +155,7 @@ func TestGoRecursionThroughRun(t *testing.T) {
 		t.Errorf("crash line %q, want the stack's, the turn's or the memory's sentence", crash.str("line"))
 	}
 	s.close()
-	rss := s.cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10
+	rss := commandPeak(t, s.cmd)
 	t.Logf("Go: %s; peak RSS %d MB", crash.str("line"), rss>>20)
 	if rss > rssCeiling {
 		t.Errorf("run's peak memory was %d MB, want under %d MB", rss>>20, rssCeiling>>20)
