@@ -173,19 +173,30 @@ func (g *goGen) scalar(typ string, s *schema, hint string) string {
 
 // constType is the Go type of a const's JSON value.
 func constType(raw json.RawMessage) string {
+	return constKind(raw, map[string]string{"string": "string", "number": "int64", "bool": "bool"}, "JSON")
+}
+
+// constKind names the type of a const's JSON value in a language: types
+// maps the JSON kinds "string", "number" and "bool" to its names, and any
+// other value (null, an object, one that does not decode) is other.
+func constKind(raw json.RawMessage, types map[string]string, other string) string {
 	var v any
 	if json.Unmarshal(raw, &v) != nil {
-		return "JSON"
+		return other
 	}
+	var kind string
 	switch v.(type) {
 	case string:
-		return "string"
+		kind = "string"
 	case float64:
-		return "int64"
+		kind = "number"
 	case bool:
-		return "bool"
+		kind = "bool"
 	}
-	return "JSON"
+	if t, ok := types[kind]; ok {
+		return t
+	}
+	return other
 }
 
 // methods writes a constant per method name, and per pattern its prefix.

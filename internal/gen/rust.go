@@ -167,19 +167,7 @@ func (g *rustGen) scalar(typ string, s *schema, hint string) string {
 }
 
 func rustConstType(raw json.RawMessage) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return "Json"
-	}
-	switch v.(type) {
-	case string:
-		return "String"
-	case float64:
-		return "i64"
-	case bool:
-		return "bool"
-	}
-	return "Json"
+	return constKind(raw, map[string]string{"string": "String", "number": "i64", "bool": "bool"}, "Json")
 }
 
 // methods writes a constant per method name, and per pattern its prefix.
