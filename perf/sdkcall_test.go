@@ -1,0 +1,126 @@
+package perf
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/host/wasm"
+	"github.com/escouade-dev/escouade-plugin/jsrt"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// BenchmarkSDKCall prices the JS SDK's per-call work inside the engine:
+// hello-js's hello/echo (the SDK's decode, dispatch, context and encode
+// around a handler that returns its params) against a bare echo bundle
+// (JSON.parse, one promise job, JSON.stringify), both run by the host's
+// JS engine through the module transport. Each iteration makes one round
+// trip of each, in turn, so the load of the moment weighs on both alike;
+// it reports both times and their ratio:
+//
+//	cd perf && go test -run '^$' -bench SDKCall -benchtime 3000x .
+//
+// ESCOUADE_SDKCALL_PLUGIN names another folder to measure in hello-js's
+// place (a copy of it holding an older bundle, to compare two SDKs).
+func BenchmarkSDKCall(b *testing.B) {
+	tr, err := wasm.New(context.Background(), wasm.Options{JS: jsrt.New(), CacheDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = tr.Close(context.Background()) })
+
+	bare := startBundle(b, tr, bareEchoPlugin(b))
+	helloDir := filepath.Join("..", "examples", "hello-js")
+	if dir := os.Getenv("ESCOUADE_SDKCALL_PLUGIN"); dir != "" {
+		helloDir = dir
+	}
+	hello, err := manifest.Load(helloDir, manifest.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sdk := startBundle(b, tr, hello)
+	sdk.trip(b, sdkInitialize)
+
+	// Warm both (the engine's first turns, the bundles' first calls).
+	for range 50 {
+		bare.trip(b, bareEchoLine)
+		sdk.trip(b, helloEchoLine)
+	}
+	bareTimes := make([]time.Duration, 0, b.N)
+	sdkTimes := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		bareTimes = append(bareTimes, bare.trip(b, bareEchoLine))
+		sdkTimes = append(sdkTimes, sdk.trip(b, helloEchoLine))
+	}
+	b.StopTimer()
+	// Medians: one trip the scheduler delayed should not move the figures.
+	bareMedian, sdkMedian := median(bareTimes), median(sdkTimes)
+	b.ReportMetric(float64(bareMedian.Nanoseconds()), "bare-echo-ns")
+	b.ReportMetric(float64(sdkMedian.Nanoseconds()), "hello-echo-ns")
+	b.ReportMetric(float64(sdkMedian)/float64(bareMedian), "hello/bare")
+	b.ReportMetric(0, "ns/op") // the pair's sum says nothing of its own
+}
+
+// The lines of the benchmark: the same params for both, as the host writes
+// them (the app's id, then method, then params).
+const (
+	sdkInitialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"escouade":{"version":"2.2.0"},"plugin":{"id":"dev.escouade.hello-js","version":"1.0.0"},"lang":"fr","capabilities":{"batch":true,"secrets":true,"settings":true,"log":true,"attach":true}}}` + "\n"
+	helloEchoLine = `{"jsonrpc":"2.0","id":2,"method":"hello/echo","params":{"text":"hello world","channel":"general","n":[1,2,3]}}` + "\n"
+	bareEchoLine  = `{"jsonrpc":"2.0","id":2,"method":"hooks/message","params":{"text":"hello world","channel":"general","n":[1,2,3]}}` + "\n"
+)
+
+// bareEcho is the least a bundle does per call: the engine's own echo row.
+// The stamp is the SDK's, which the engine's bundle check asks for.
+const bareEcho = `/*! @escouade-dev/plugin v0.3.0 */
+import { createInterface } from 'node:readline';
+const rl = createInterface({ input: process.stdin });
+rl.on('line', async (l) => { const m = JSON.parse(l); await null; process.stdout.write(JSON.stringify({jsonrpc:'2.0', id: m.id, result: m.params}) + '\n'); });
+`
+
+func bareEchoPlugin(b *testing.B) *manifest.Manifest {
+	dir := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "dist"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "dist", "plugin.mjs"), []byte(bareEcho), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return &manifest.Manifest{ID: "dev.escouade.echo", Dir: dir, Run: &manifest.Run{JS: "dist/plugin.mjs"}}
+}
+
+// bundleSide is one bundle's instance, read line by line.
+type bundleSide struct {
+	in  io.Writer
+	out *bufio.Reader
+}
+
+func startBundle(b *testing.B, tr *wasm.Transport, m *manifest.Manifest) *bundleSide {
+	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+	if err != nil {
+		b.Fatalf("%s: %v", m.ID, err)
+	}
+	b.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		_ = prog.Stop(ctx)
+	})
+	return &bundleSide{in: prog.Stdin(), out: bufio.NewReader(prog.Stdout())}
+}
+
+// trip writes line and reads one answer line, and says how long it took.
+func (s *bundleSide) trip(b *testing.B, line string) time.Duration {
+	start := time.Now()
+	if _, err := io.WriteString(s.in, line); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := s.out.ReadSlice('\n'); err != nil {
+		b.Fatal(err)
+	}
+	return time.Since(start)
+}
