@@ -242,11 +242,16 @@ function stdio() {
     if (exitCode !== void 0 && pending === 0)
       p2?.exit?.(exitCode);
   };
+  const writesAtOnce = !p2?.versions?.node;
   return {
     write(line) {
       const out = p2?.stdout;
       if (!out)
         throw new Error("no process.stdout to write the protocol on");
+      if (writesAtOnce) {
+        out.write(line + "\n");
+        return;
+      }
       pending++;
       let out1 = false;
       const written = () => {
@@ -455,27 +460,44 @@ function isBlank(line) {
   }
   return true;
 }
-function decodeLine(line) {
-  if (isBlank(line))
-    return { batch: false, items: [] };
-  if (overLimit(line))
-    return { batch: false, items: [{ err: PARSE_ERROR, errId: "null" }] };
+function decode(line) {
+  const first = line.charCodeAt(0);
+  if (first !== 123 && first !== 91 && isBlank(line))
+    return void 0;
+  if (line.length * 3 > MAX_LINE_BYTES && overLimit(line))
+    return { err: PARSE_ERROR, errId: "null" };
   let value;
   try {
     value = JSON.parse(line);
   } catch {
-    return { batch: false, items: [{ err: PARSE_ERROR, errId: "null" }] };
+    return { err: PARSE_ERROR, errId: "null" };
   }
-  const scan = new Scanner(line);
-  if (!Array.isArray(value)) {
-    const fields = isObject(value) ? hasId(value) ? scan.topObject() : {} : void 0;
-    return { batch: false, items: [decodeItem(value, fields)] };
-  }
+  if (!Array.isArray(value))
+    return decodeSingle(line, value);
   if (value.length === 0)
-    return { batch: false, items: [{ err: INVALID_REQUEST, errId: "null" }] };
+    return { err: INVALID_REQUEST, errId: "null" };
+  const scan = new Scanner(line);
   const members = value.some((v) => isObject(v) && hasId(v)) ? scan.topArray() : value.map((v) => isObject(v) ? {} : void 0);
-  return { batch: true, items: value.map((v, i) => decodeItem(v, members[i])) };
+  return value.map((v, i) => decodeItem(v, members[i]));
 }
+var HOST_HEAD = '{"jsonrpc":"2.0","id":';
+function decodeSingle(line, value) {
+  if (!isObject(value))
+    return invalid();
+  const id = value.id;
+  if (id === void 0)
+    return decodeItem(value, NO_ID);
+  if (line.startsWith(HOST_HEAD)) {
+    const text = typeof id === "number" ? String(id) : typeof id === "string" ? JSON.stringify(id) : id === null ? "null" : void 0;
+    if (text !== void 0 && line.startsWith(text, HOST_HEAD.length)) {
+      const next = line.charCodeAt(HOST_HEAD.length + text.length);
+      if (next === 44 || next === 125)
+        return decodeItem(value, { id: text });
+    }
+  }
+  return decodeItem(value, new Scanner(line).topObject());
+}
+var NO_ID = {};
 function overLimit(line) {
   if (line.length > MAX_LINE_BYTES)
     return true;
@@ -511,7 +533,6 @@ function invalid(errId = "null") {
 function decodeItem(value, fields) {
   if (!isObject(value) || fields === void 0)
     return invalid();
-  const has = (k) => Object.prototype.hasOwnProperty.call(value, k);
   const rawId = fields.id;
   if (rawId !== void 0 && rawId !== "null" && typeof value.id !== "number" && typeof value.id !== "string") {
     return invalid();
@@ -519,26 +540,24 @@ function decodeItem(value, fields) {
   const idText = rawId ?? "null";
   if (value.jsonrpc !== "2.0")
     return invalid(idText);
-  if (has("method")) {
-    const method = value.method;
-    if (typeof method !== "string" || method === "" || rawId === "null" || has("result") || has("error")) {
+  const method = value.method;
+  if (method !== void 0) {
+    if (typeof method !== "string" || method === "" || rawId === "null" || value.result !== void 0 || value.error !== void 0) {
       return invalid(idText);
     }
     const params = value.params ?? void 0;
     if (params !== void 0 && typeof params !== "object")
       return invalid(idText);
-    const msg = { method, params };
-    if (rawId !== void 0)
-      msg.id = rawId;
-    return { msg };
+    return { msg: rawId === void 0 ? { method, params } : { id: rawId, method, params } };
   }
-  return decodeResponse(value, rawId, has);
+  return decodeResponse(value, rawId);
 }
-function decodeResponse(value, rawId, has) {
+function decodeResponse(value, rawId) {
   const idText = rawId ?? "null";
-  if (rawId === void 0 || has("params") || has("result") === has("error"))
+  const hasResult = value.result !== void 0;
+  if (rawId === void 0 || value.params !== void 0 || hasResult === (value.error !== void 0))
     return invalid(idText);
-  if (has("result")) {
+  if (hasResult) {
     if (rawId === "null")
       return invalid(idText);
     return { msg: { id: rawId, hasResult: true, result: value.result } };
@@ -991,7 +1010,10 @@ var Connection = class {
   nextId = 1;
   pending = /* @__PURE__ */ new Map();
   late = /* @__PURE__ */ new Map();
-  inflight = /* @__PURE__ */ new Set();
+  /** Answers under way: stop lets them go out first. */
+  inflight = 0;
+  /** Called once no answer is under way, while stopping. */
+  drained;
   notes = Promise.resolve();
   controller;
   resolveStopped;
@@ -1012,57 +1034,107 @@ var Connection = class {
   }
   // Reading.
   receive(line) {
-    const decoded = decodeLine(line);
-    if (decoded.items.length === 0)
+    const d = decode(line);
+    if (d === void 0)
       return;
-    if (!decoded.batch) {
-      this.track(this.item(decoded.items[0]).then((a) => a !== void 0 && this.send(a)));
+    if (Array.isArray(d)) {
+      this.later(this.batchAnswer(d));
       return;
     }
-    const answers = decoded.items.map((it) => this.item(it));
-    this.track(Promise.all(answers).then((list) => {
-      const out = list.filter((a) => a !== void 0);
-      if (out.length > 0)
-        this.send(this.fit(`[${out.join(",")}]`, "null"));
-    }));
+    let answer;
+    try {
+      answer = this.item(d);
+    } catch (e) {
+      this.traceError(e);
+      return;
+    }
+    if (typeof answer === "string")
+      this.sendOrTrace(answer);
+    else if (answer !== void 0)
+      this.later(answer);
   }
-  track(p2) {
-    const t = p2.catch((e) => this.io.trace(`sdk: ${e instanceof Error ? e.stack ?? e.message : String(e)}`));
-    this.inflight.add(t);
-    t.finally(() => this.inflight.delete(t));
+  /** One array for a batch, once every member is answered. */
+  batchAnswer(items) {
+    return Promise.all(items.map((it) => this.item(it))).then((list) => {
+      const out = list.filter((a) => a !== void 0);
+      return out.length > 0 ? this.fit(`[${out.join(",")}]`, "null") : void 0;
+    });
+  }
+  /** Sends the answer once it comes, counted under way until then. */
+  later(answer) {
+    this.inflight++;
+    answer.then(this.sendLater, this.failLater);
+  }
+  sendLater = (text) => {
+    if (text !== void 0)
+      this.sendOrTrace(text);
+    this.settle();
+  };
+  failLater = (e) => {
+    this.traceError(e);
+    this.settle();
+  };
+  settle() {
+    if (--this.inflight === 0)
+      this.drained?.();
+  }
+  sendOrTrace(text) {
+    try {
+      this.send(text);
+    } catch (e) {
+      this.traceError(e);
+    }
+  }
+  traceError(e) {
+    this.io.trace(`sdk: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
   }
   item(it) {
     if (it.err) {
       this.io.trace(`sdk: ${it.err.message.toLowerCase()} from the host`);
-      return Promise.resolve(encodeError(it.errId ?? "null", it.err));
+      return encodeError(it.errId ?? "null", it.err);
     }
     const m = it.msg;
     if (m.method === void 0) {
       this.deliver(m);
-      return Promise.resolve(void 0);
+      return void 0;
     }
     if (m.id === void 0) {
       this.notification(m);
-      return Promise.resolve(void 0);
+      return void 0;
     }
     if (this.closing)
-      return Promise.resolve(void 0);
+      return void 0;
     return this.request(m, m.id);
   }
-  async request(m, id) {
+  /** The answer to a request: at once for a value, later for a promise (or any thenable). */
+  request(m, id) {
+    let result;
     try {
-      const result = await this.route(m, id);
+      result = this.route(m, id);
+      if (!isThenable(result))
+        return this.encode(m, id, result);
+    } catch (e) {
+      return this.failure(m, id, e);
+    }
+    return Promise.resolve(result).then((r) => this.encode(m, id, r), (e) => this.failure(m, id, e));
+  }
+  /** The success answer, or the error to answer when the result has no JSON text (a BigInt, a cycle). */
+  encode(m, id, result) {
+    try {
       return this.fit(encodeResult(id, result), id);
     } catch (e) {
-      if (!(e instanceof RpcError)) {
-        this.io.trace(`sdk: ${m.method} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
-      }
-      return encodeError(id, toWireError(e));
+      return this.failure(m, id, e);
     }
+  }
+  failure(m, id, e) {
+    if (!(e instanceof RpcError)) {
+      this.io.trace(`sdk: ${m.method} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    }
+    return encodeError(id, toWireError(e));
   }
   /** An answer too long for one line becomes an error naming the limit. */
   fit(line, id) {
-    if (!overLimit(line))
+    if (line.length * 3 <= MAX_LINE_BYTES || !overLimit(line))
       return line;
     const message = `the answer would exceed the ${MAX_LINE_BYTES >> 20} MiB line limit`;
     this.io.trace(`sdk: ${message}`);
@@ -1070,6 +1142,9 @@ var Connection = class {
   }
   route(m, id) {
     const method = m.method;
+    const own = this.p.lookup(method);
+    if (own)
+      return own(m.params, this.ctx(method, id));
     switch (method) {
       case "initialize":
         return this.initialize(m.params);
@@ -1078,20 +1153,17 @@ var Connection = class {
         this.closing = true;
         return null;
       case "agent/attach": {
-        const fn2 = this.p.attachHandler();
-        if (!fn2)
+        const fn = this.p.attachHandler();
+        if (!fn)
           throw notFound(method);
-        return fn2(m.params, this.ctx(method, id));
+        return fn(m.params, this.ctx(method, id));
       }
     }
     if (method.startsWith(EVENT_PREFIX)) {
-      const fn2 = this.p.lookupEvent(method.slice(EVENT_PREFIX.length));
-      return fn2 ? Promise.resolve(fn2(m.params, this.ctx(method, id))).then(() => null) : null;
+      const fn = this.p.lookupEvent(method.slice(EVENT_PREFIX.length));
+      return fn ? Promise.resolve(fn(m.params, this.ctx(method, id))).then(() => null) : null;
     }
-    const fn = this.p.lookup(method);
-    if (!fn)
-      throw notFound(method);
-    return fn(m.params, this.ctx(method, id));
+    throw notFound(method);
   }
   initialize(params) {
     if (params !== void 0 && (typeof params !== "object" || Array.isArray(params))) {
@@ -1217,8 +1289,7 @@ var Connection = class {
       this.onStopped();
       this.resolveStopped();
     };
-    const under = [...this.inflight];
-    if (under.length === 0)
+    if (this.inflight === 0)
       return done();
     let finished = false;
     const once = () => {
@@ -1227,7 +1298,7 @@ var Connection = class {
       finished = true;
       done();
     };
-    Promise.allSettled(under).then(once);
+    this.drained = once;
     if (this.p.runtime === "node") {
       const t = setTimeout(() => {
         if (!finished)
@@ -1238,6 +1309,9 @@ var Connection = class {
     }
   }
 };
+function isThenable(v) {
+  return (typeof v === "object" || typeof v === "function") && v !== null && typeof v.then === "function";
+}
 function notFound(method) {
   return RpcError.withReason(codes.MethodNotFound, `no such method: ${method}`);
 }

@@ -7,7 +7,7 @@ import { DEFAULT_FETCH_LIMITS, fetchParams, localFetch, lowerHeaders, type Fetch
 import { detectRuntime, readEnv, readStdin, rootFilePath, stdio, type Env, type Io, type RuntimeKind } from "./runtime.js";
 import { HostTimers, LocalTimers, type Timer, type Timers } from "./timers.js";
 import {
-  decodeLine,
+  decode,
   encodeError,
   encodeNotification,
   encodeRequest,
@@ -445,8 +445,13 @@ interface Pending {
   cancelTimeout?: () => void;
 }
 
-/** What an item of a line gets: the text of its answer, or nothing. */
-type Answer = Promise<string | undefined>;
+/**
+ * What an item of a line gets: the text of its answer, or nothing; a
+ * promise of it while its handler works. A handler that returns a value
+ * has its answer at once, without a promise: in the run.js engine every
+ * promise job is a step of interpreted code, and the usual call needs none.
+ */
+type Answer = string | undefined | Promise<string | undefined>;
 
 /**
  * Connection is one run of the plugin: the calls of the host it serves and
@@ -460,7 +465,10 @@ class Connection {
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
   private readonly late = new Map<string, string>();
-  private readonly inflight = new Set<Promise<unknown>>();
+  /** Answers under way: stop lets them go out first. */
+  private inflight = 0;
+  /** Called once no answer is under way, while stopping. */
+  private drained: (() => void) | undefined;
   private notes: Promise<void> = Promise.resolve();
   private readonly controller: AbortController | undefined;
   private resolveStopped!: () => void;
@@ -486,61 +494,116 @@ class Connection {
   // Reading.
 
   receive(line: string): void {
-    const decoded = decodeLine(line);
-    if (decoded.items.length === 0) return;
-    if (!decoded.batch) {
-      this.track(this.item(decoded.items[0]!).then((a) => a !== undefined && this.send(a)));
+    const d = decode(line);
+    if (d === undefined) return;
+    if (Array.isArray(d)) {
+      this.later(this.batchAnswer(d));
       return;
     }
-    const answers = decoded.items.map((it) => this.item(it));
-    this.track(
-      Promise.all(answers).then((list) => {
-        const out = list.filter((a): a is string => a !== undefined);
-        // A batch of notifications only gets no answer at all.
-        if (out.length > 0) this.send(this.fit(`[${out.join(",")}]`, "null"));
-      }),
-    );
+    let answer: Answer;
+    try {
+      answer = this.item(d);
+    } catch (e) {
+      this.traceError(e);
+      return;
+    }
+    if (typeof answer === "string") this.sendOrTrace(answer);
+    else if (answer !== undefined) this.later(answer);
   }
 
-  private track(p: Promise<unknown>): void {
-    const t = p.catch((e) => this.io.trace(`sdk: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
-    this.inflight.add(t);
-    t.finally(() => this.inflight.delete(t));
+  /** One array for a batch, once every member is answered. */
+  private batchAnswer(items: Item[]): Promise<string | undefined> {
+    return Promise.all(items.map((it) => this.item(it))).then((list) => {
+      const out = list.filter((a): a is string => a !== undefined);
+      // A batch of notifications only gets no answer at all.
+      return out.length > 0 ? this.fit(`[${out.join(",")}]`, "null") : undefined;
+    });
+  }
+
+  /** Sends the answer once it comes, counted under way until then. */
+  private later(answer: Promise<string | undefined>): void {
+    this.inflight++;
+    answer.then(this.sendLater, this.failLater);
+  }
+
+  private readonly sendLater = (text: string | undefined): void => {
+    if (text !== undefined) this.sendOrTrace(text);
+    this.settle();
+  };
+
+  private readonly failLater = (e: unknown): void => {
+    this.traceError(e);
+    this.settle();
+  };
+
+  private settle(): void {
+    if (--this.inflight === 0) this.drained?.();
+  }
+
+  private sendOrTrace(text: string): void {
+    try {
+      this.send(text);
+    } catch (e) {
+      this.traceError(e);
+    }
+  }
+
+  private traceError(e: unknown): void {
+    this.io.trace(`sdk: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   }
 
   private item(it: Item): Answer {
     if (it.err) {
       this.io.trace(`sdk: ${it.err.message.toLowerCase()} from the host`);
-      return Promise.resolve(encodeError(it.errId ?? "null", it.err));
+      return encodeError(it.errId ?? "null", it.err);
     }
     const m = it.msg!;
     if (m.method === undefined) {
       this.deliver(m);
-      return Promise.resolve(undefined);
+      return undefined;
     }
     if (m.id === undefined) {
       this.notification(m);
-      return Promise.resolve(undefined);
+      return undefined;
     }
-    if (this.closing) return Promise.resolve(undefined); // shutdown came: no new message is taken
+    if (this.closing) return undefined; // shutdown came: no new message is taken
     return this.request(m, m.id);
   }
 
-  private async request(m: Message, id: string): Answer {
+  /** The answer to a request: at once for a value, later for a promise (or any thenable). */
+  private request(m: Message, id: string): Answer {
+    let result: unknown;
     try {
-      const result = await this.route(m, id);
+      result = this.route(m, id);
+      if (!isThenable(result)) return this.encode(m, id, result);
+    } catch (e) {
+      return this.failure(m, id, e);
+    }
+    return Promise.resolve(result).then(
+      (r) => this.encode(m, id, r),
+      (e) => this.failure(m, id, e),
+    );
+  }
+
+  /** The success answer, or the error to answer when the result has no JSON text (a BigInt, a cycle). */
+  private encode(m: Message, id: string, result: unknown): string {
+    try {
       return this.fit(encodeResult(id, result), id);
     } catch (e) {
-      if (!(e instanceof RpcError)) {
-        this.io.trace(`sdk: ${m.method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      }
-      return encodeError(id, toWireError(e));
+      return this.failure(m, id, e);
     }
+  }
+
+  private failure(m: Message, id: string, e: unknown): string {
+    if (!(e instanceof RpcError)) {
+      this.io.trace(`sdk: ${m.method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    }
+    return encodeError(id, toWireError(e));
   }
 
   /** An answer too long for one line becomes an error naming the limit. */
   private fit(line: string, id: string): string {
-    if (!overLimit(line)) return line;
+    if (line.length * 3 <= MAX_LINE_BYTES || !overLimit(line)) return line;
     // The Go side's answer to the same case: -32004 naming the limit.
     const message = `the answer would exceed the ${MAX_LINE_BYTES >> 20} MiB line limit`;
     this.io.trace(`sdk: ${message}`);
@@ -549,6 +612,10 @@ class Connection {
 
   private route(m: Message, id: string): unknown {
     const method = m.method!;
+    // First the plugin's own methods, the usual call: none of them is one
+    // the SDK serves below (method() refuses those names).
+    const own = this.p.lookup(method);
+    if (own) return own(m.params, this.ctx(method, id));
     switch (method) {
       case "initialize":
         return this.initialize(m.params);
@@ -568,9 +635,7 @@ class Connection {
       const fn = this.p.lookupEvent(method.slice(EVENT_PREFIX.length));
       return fn ? Promise.resolve(fn(m.params, this.ctx(method, id))).then(() => null) : null;
     }
-    const fn = this.p.lookup(method);
-    if (!fn) throw notFound(method);
-    return fn(m.params, this.ctx(method, id));
+    throw notFound(method);
   }
 
   private initialize(params: unknown): InitializeResult {
@@ -704,15 +769,14 @@ class Connection {
       this.onStopped();
       this.resolveStopped();
     };
-    const under = [...this.inflight];
-    if (under.length === 0) return done();
+    if (this.inflight === 0) return done();
     let finished = false;
     const once = () => {
       if (finished) return;
       finished = true;
       done();
     };
-    Promise.allSettled(under).then(once);
+    this.drained = once;
     // In WASM the host bounds the wait itself: it stops the instance once
     // shutdown is answered, and a timer here would cost it a timer/set.
     if (this.p.runtime === "node") {
@@ -723,6 +787,10 @@ class Connection {
       (t as { unref?: () => void }).unref?.();
     }
   }
+}
+
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return (typeof v === "object" || typeof v === "function") && v !== null && typeof (v as { then?: unknown }).then === "function";
 }
 
 function notFound(method: string): RpcError {

@@ -70,10 +70,17 @@ export function stdio(): Io {
   const finish = () => {
     if (exitCode !== undefined && pending === 0) p?.exit?.(exitCode);
   };
+  // The run.js engine writes at once, in the call; a callback would only
+  // cost it one more task per line. Node's pipes may hold a line for later.
+  const writesAtOnce = !p?.versions?.node;
   return {
     write(line) {
       const out = p?.stdout;
       if (!out) throw new Error("no process.stdout to write the protocol on");
+      if (writesAtOnce) {
+        out.write(line + "\n");
+        return;
+      }
       pending++;
       let out1 = false;
       const written = () => {

@@ -61,24 +61,66 @@ function isBlank(line: string): boolean {
  * answer. A blank line gives no item.
  */
 export function decodeLine(line: string): Line {
-  if (isBlank(line)) return { batch: false, items: [] };
-  if (overLimit(line)) return { batch: false, items: [{ err: PARSE_ERROR, errId: "null" }] };
+  const d = decode(line);
+  if (d === undefined) return { batch: false, items: [] };
+  return Array.isArray(d) ? { batch: true, items: d } : { batch: false, items: [d] };
+}
+
+/**
+ * What decodeLine reads, without its wrapper: undefined for a blank line,
+ * one item for a single message (or for a line that is not one), an array
+ * of items for a batch. The SDK reads every line with it, so that the usual
+ * line, one request, costs one JSON.parse and a few checks: in the run.js
+ * engine each step of interpreted code is dear (see decodeSingle).
+ * @internal
+ */
+export function decode(line: string): Item | Item[] | undefined {
+  // Not a "{" nor a "[" first: blank, a bare value, or a line to trim.
+  const first = line.charCodeAt(0);
+  if (first !== 0x7b && first !== 0x5b && isBlank(line)) return undefined;
+  if (line.length * 3 > MAX_LINE_BYTES && overLimit(line)) return { err: PARSE_ERROR, errId: "null" };
   let value: unknown;
   try {
     value = JSON.parse(line);
   } catch {
-    return { batch: false, items: [{ err: PARSE_ERROR, errId: "null" }] };
+    return { err: PARSE_ERROR, errId: "null" };
   }
+  if (!Array.isArray(value)) return decodeSingle(line, value);
+  if (value.length === 0) return { err: INVALID_REQUEST, errId: "null" };
   const scan = new Scanner(line);
-  if (!Array.isArray(value)) {
-    // Without an id (a notification) there is nothing to scan for.
-    const fields = isObject(value) ? (hasId(value) ? scan.topObject() : {}) : undefined;
-    return { batch: false, items: [decodeItem(value, fields)] };
-  }
-  if (value.length === 0) return { batch: false, items: [{ err: INVALID_REQUEST, errId: "null" }] };
   const members = value.some((v) => isObject(v) && hasId(v)) ? scan.topArray() : value.map((v) => (isObject(v) ? {} : undefined));
-  return { batch: true, items: value.map((v, i) => decodeItem(v, members[i])) };
+  return value.map((v, i) => decodeItem(v, members[i]));
 }
+
+/** How the host writes every message: these members first, in this order. */
+const HOST_HEAD = '{"jsonrpc":"2.0","id":';
+
+/**
+ * The item of a line that holds one value. A line written as the host
+ * writes it ({"jsonrpc":"2.0","id":7,…}) has its id's text at a known
+ * place: when the id JSON.parse read prints back as the text found there,
+ * followed by the end of the member, that text is the id's and no scan is
+ * needed. Any other id (9007199254740993, "\u0041", 1.50, a duplicate)
+ * prints otherwise and is found by the Scanner, as are ids written
+ * elsewhere in the line.
+ */
+function decodeSingle(line: string, value: unknown): Item {
+  if (!isObject(value)) return invalid();
+  const id = value.id;
+  // Without an id (a notification) there is nothing to look for.
+  if (id === undefined) return decodeItem(value, NO_ID);
+  if (line.startsWith(HOST_HEAD)) {
+    const text = typeof id === "number" ? String(id) : typeof id === "string" ? JSON.stringify(id) : id === null ? "null" : undefined;
+    if (text !== undefined && line.startsWith(text, HOST_HEAD.length)) {
+      const next = line.charCodeAt(HOST_HEAD.length + text.length);
+      if (next === 0x2c || next === 0x7d) return decodeItem(value, { id: text }); // "," or "}"
+    }
+  }
+  return decodeItem(value, new Scanner(line).topObject());
+}
+
+/** The fields of an object message without an id. */
+const NO_ID: Fields = {};
 
 /** Whether line is over MAX_LINE_BYTES once encoded as UTF-8. */
 export function overLimit(line: string): boolean {
@@ -120,34 +162,37 @@ function invalid(errId = "null"): Item {
   return { err: INVALID_REQUEST, errId };
 }
 
-/** Checks one value as a message (JSON-RPC 2.0 and PROTOCOL.md §3). */
+/**
+ * Checks one value as a message (JSON-RPC 2.0 and PROTOCOL.md §3). A
+ * member's presence is read as `value.k !== undefined`: JSON has no
+ * undefined, and none of the members read is a property of
+ * Object.prototype, so it says what hasOwnProperty says, for less.
+ */
 function decodeItem(value: unknown, fields: Fields | undefined): Item {
   if (!isObject(value) || fields === undefined) return invalid();
-  const has = (k: string) => Object.prototype.hasOwnProperty.call(value, k);
   const rawId = fields.id;
   if (rawId !== undefined && rawId !== "null" && typeof value.id !== "number" && typeof value.id !== "string") {
     return invalid(); // an object, array or boolean id
   }
   const idText = rawId ?? "null";
   if (value.jsonrpc !== "2.0") return invalid(idText);
-  if (has("method")) {
-    const method = value.method;
-    if (typeof method !== "string" || method === "" || rawId === "null" || has("result") || has("error")) {
+  const method = value.method;
+  if (method !== undefined) {
+    if (typeof method !== "string" || method === "" || rawId === "null" || value.result !== undefined || value.error !== undefined) {
       return invalid(idText);
     }
     const params = value.params ?? undefined;
     if (params !== undefined && typeof params !== "object") return invalid(idText);
-    const msg: Message = { method, params };
-    if (rawId !== undefined) msg.id = rawId;
-    return { msg };
+    return { msg: rawId === undefined ? { method, params } : { id: rawId, method, params } };
   }
-  return decodeResponse(value, rawId, has);
+  return decodeResponse(value, rawId);
 }
 
-function decodeResponse(value: Record<string, unknown>, rawId: string | undefined, has: (k: string) => boolean): Item {
+function decodeResponse(value: Record<string, unknown>, rawId: string | undefined): Item {
   const idText = rawId ?? "null";
-  if (rawId === undefined || has("params") || has("result") === has("error")) return invalid(idText);
-  if (has("result")) {
+  const hasResult = value.result !== undefined;
+  if (rawId === undefined || value.params !== undefined || hasResult === (value.error !== undefined)) return invalid(idText);
+  if (hasResult) {
     if (rawId === "null") return invalid(idText);
     return { msg: { id: rawId, hasResult: true, result: value.result } };
   }
