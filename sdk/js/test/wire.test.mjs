@@ -122,6 +122,42 @@ test("random messages decode to what JSON.parse reads, with the id's text", () =
   }
 });
 
+test("a line in the host's own shape keeps its id's text, whichever way the id is written", () => {
+  // Lines beginning as the host writes them ({"jsonrpc":"2.0","id":…) are
+  // read without a scan when the id prints back as its text; every id
+  // that does not (big, signed zero, decimal, escaped, named twice,
+  // followed by spaces) must still come out as written. The id made
+  // here is the oracle: the first id of the line, byte for byte.
+  const ids = [
+    "0", "7", "-3", "2147483648", "9007199254740991", "9007199254740993", "12345678901234567890",
+    "-0", "1.50", "1.5", "1e3", "1E3", "1e400", "0.1", "-1.5e-7",
+    '"a"', '""', '"a\\"b"', '"\\u0041"', '"A"', '"é"', '"\\u00e9"', '"😀"', '"\\ud83d\\ude00"', '"\\/"', '"/"',
+    '"a\\\\"', '"\\n"', '"\u2028"', '"\\u2028"', "null",
+  ];
+  const tails = [
+    ',"method":"m","params":{"id":9}}',
+    ',"method":"m"}',
+    ' ,"method":"m"}',
+    ',"method":"m","id":5}',
+    ',"method":"m","id":"x"}',
+    ',"result":{"id":1}}',
+    ',"error":{"code":-32001,"message":"no"}}',
+    "}",
+  ];
+  let seed = 3;
+  const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  for (let i = 0; i < 3000; i++) {
+    const id = ids[rand(ids.length)];
+    const line = `{"jsonrpc":"2.0","id":${id}${tails[rand(tails.length)]}`;
+    const value = JSON.parse(line);
+    const [item] = decodeLine(line).items;
+    const got = item.msg?.id ?? item.errId;
+    // An id that is not a number or a string is answered with null.
+    assert.equal(got, id === "null" ? "null" : id, line);
+    if (item.msg?.method !== undefined) assert.deepEqual(item.msg.params, value.params ?? undefined, line);
+  }
+});
+
 test("the wire is exported for plugins written without the Plugin class", async () => {
   const wire = await import("@escouade-dev/plugin/wire");
   assert.equal(wire.decodeLine(`{"jsonrpc":"2.0","id":9007199254740993,"method":"m"}`).items[0].msg.id, "9007199254740993");
