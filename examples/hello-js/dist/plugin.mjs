@@ -478,7 +478,10 @@ function decode(line) {
     return { err: INVALID_REQUEST, errId: "null" };
   const scan = new Scanner(line);
   const members = value.some((v) => isObject(v) && hasId(v)) ? scan.topArray() : value.map((v) => isObject(v) ? {} : void 0);
-  return value.map((v, i) => decodeItem(v, members[i]));
+  return value.map((v, i) => {
+    const fields = members[i];
+    return fields === void 0 || !isObject(v) ? invalid() : decodeItem(v, fields.id);
+  });
 }
 var HOST_HEAD = '{"jsonrpc":"2.0","id":';
 function decodeSingle(line, value) {
@@ -486,18 +489,18 @@ function decodeSingle(line, value) {
     return invalid();
   const id = value.id;
   if (id === void 0)
-    return decodeItem(value, NO_ID);
-  if (line.startsWith(HOST_HEAD)) {
-    const text = typeof id === "number" ? String(id) : typeof id === "string" ? JSON.stringify(id) : id === null ? "null" : void 0;
-    if (text !== void 0 && line.startsWith(text, HOST_HEAD.length)) {
-      const next = line.charCodeAt(HOST_HEAD.length + text.length);
-      if (next === 44 || next === 125)
-        return decodeItem(value, { id: text });
-    }
-  }
-  return decodeItem(value, new Scanner(line).topObject());
+    return decodeItem(value, void 0);
+  return decodeItem(value, hostIdText(line, id) ?? new Scanner(line).topObject().id);
 }
-var NO_ID = {};
+function hostIdText(line, id) {
+  if (!line.startsWith(HOST_HEAD))
+    return void 0;
+  const text = typeof id === "number" ? String(id) : typeof id === "string" ? JSON.stringify(id) : id === null ? "null" : void 0;
+  if (text === void 0 || !line.startsWith(text, HOST_HEAD.length))
+    return void 0;
+  const next = line.charCodeAt(HOST_HEAD.length + text.length);
+  return next === 44 || next === 125 ? text : void 0;
+}
 function overLimit(line) {
   if (line.length > MAX_LINE_BYTES)
     return true;
@@ -530,10 +533,7 @@ function isObject(v) {
 function invalid(errId = "null") {
   return { err: INVALID_REQUEST, errId };
 }
-function decodeItem(value, fields) {
-  if (!isObject(value) || fields === void 0)
-    return invalid();
-  const rawId = fields.id;
+function decodeItem(value, rawId) {
   if (rawId !== void 0 && rawId !== "null" && typeof value.id !== "number" && typeof value.id !== "string") {
     return invalid();
   }
@@ -1016,6 +1016,8 @@ var Connection = class {
   drained;
   notes = Promise.resolve();
   controller;
+  /** The controller's signal, read once: every call's context carries it. */
+  signal;
   resolveStopped;
   constructor(p2, io, stopReading, onStopped) {
     this.p = p2;
@@ -1027,6 +1029,7 @@ var Connection = class {
     this.timers = p2.runtime === "wasm" ? new HostTimers(host, trace) : new LocalTimers(trace);
     const AC = globalThis.AbortController;
     this.controller = AC ? new AC() : void 0;
+    this.signal = this.controller?.signal;
     this.stopped = new Promise((r) => this.resolveStopped = r);
   }
   send(line) {
@@ -1080,7 +1083,7 @@ var Connection = class {
   }
   sendOrTrace(text) {
     try {
-      this.send(text);
+      this.io.write(text);
     } catch (e) {
       this.traceError(e);
     }
@@ -1173,7 +1176,7 @@ var Connection = class {
     return { protocolVersion: PROTOCOL_VERSION, capabilities: this.p.capabilities() };
   }
   ctx(method, id) {
-    return { method, id, plugin: this.p, signal: this.controller?.signal };
+    return { method, id, plugin: this.p, signal: this.signal };
   }
   /** Notifications run one at a time, in the order the host sent them. */
   notification(m) {

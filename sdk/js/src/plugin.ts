@@ -471,6 +471,8 @@ class Connection {
   private drained: (() => void) | undefined;
   private notes: Promise<void> = Promise.resolve();
   private readonly controller: AbortController | undefined;
+  /** The controller's signal, read once: every call's context carries it. */
+  private readonly signal: AbortSignalLike | undefined;
   private resolveStopped!: () => void;
 
   constructor(
@@ -484,6 +486,7 @@ class Connection {
     this.timers = p.runtime === "wasm" ? new HostTimers(host, trace) : new LocalTimers(trace);
     const AC = (globalThis as { AbortController?: typeof AbortController }).AbortController;
     this.controller = AC ? new AC() : undefined;
+    this.signal = this.controller?.signal;
     this.stopped = new Promise((r) => (this.resolveStopped = r));
   }
 
@@ -542,7 +545,7 @@ class Connection {
 
   private sendOrTrace(text: string): void {
     try {
-      this.send(text);
+      this.io.write(text);
     } catch (e) {
       this.traceError(e);
     }
@@ -647,7 +650,7 @@ class Connection {
   }
 
   private ctx(method: string, id: string | undefined): Context {
-    return { method, id, plugin: this.p, signal: this.controller?.signal };
+    return { method, id, plugin: this.p, signal: this.signal };
   }
 
   /** Notifications run one at a time, in the order the host sent them. */

@@ -88,8 +88,11 @@ export function decode(line: string): Item | Item[] | undefined {
   if (!Array.isArray(value)) return decodeSingle(line, value);
   if (value.length === 0) return { err: INVALID_REQUEST, errId: "null" };
   const scan = new Scanner(line);
-  const members = value.some((v) => isObject(v) && hasId(v)) ? scan.topArray() : value.map((v) => (isObject(v) ? {} : undefined));
-  return value.map((v, i) => decodeItem(v, members[i]));
+  const members: Array<Fields | undefined> = value.some((v) => isObject(v) && hasId(v)) ? scan.topArray() : value.map((v) => (isObject(v) ? {} : undefined));
+  return value.map((v, i) => {
+    const fields = members[i];
+    return fields === undefined || !isObject(v) ? invalid() : decodeItem(v, fields.id);
+  });
 }
 
 /** How the host writes every message: these members first, in this order. */
@@ -108,19 +111,19 @@ function decodeSingle(line: string, value: unknown): Item {
   if (!isObject(value)) return invalid();
   const id = value.id;
   // Without an id (a notification) there is nothing to look for.
-  if (id === undefined) return decodeItem(value, NO_ID);
-  if (line.startsWith(HOST_HEAD)) {
-    const text = typeof id === "number" ? String(id) : typeof id === "string" ? JSON.stringify(id) : id === null ? "null" : undefined;
-    if (text !== undefined && line.startsWith(text, HOST_HEAD.length)) {
-      const next = line.charCodeAt(HOST_HEAD.length + text.length);
-      if (next === 0x2c || next === 0x7d) return decodeItem(value, { id: text }); // "," or "}"
-    }
-  }
-  return decodeItem(value, new Scanner(line).topObject());
+  if (id === undefined) return decodeItem(value, undefined);
+  // JSON.parse found an id member: the scan finds its text.
+  return decodeItem(value, hostIdText(line, id) ?? new Scanner(line).topObject()!.id);
 }
 
-/** The fields of an object message without an id. */
-const NO_ID: Fields = {};
+/** The text of id in a line that begins as the host writes, when it prints as it was written. */
+function hostIdText(line: string, id: unknown): string | undefined {
+  if (!line.startsWith(HOST_HEAD)) return undefined;
+  const text = typeof id === "number" ? String(id) : typeof id === "string" ? JSON.stringify(id) : id === null ? "null" : undefined;
+  if (text === undefined || !line.startsWith(text, HOST_HEAD.length)) return undefined;
+  const next = line.charCodeAt(HOST_HEAD.length + text.length);
+  return next === 0x2c || next === 0x7d ? text : undefined; // "," or "}"
+}
 
 /** Whether line is over MAX_LINE_BYTES once encoded as UTF-8. */
 export function overLimit(line: string): boolean {
@@ -168,9 +171,7 @@ function invalid(errId = "null"): Item {
  * undefined, and none of the members read is a property of
  * Object.prototype, so it says what hasOwnProperty says, for less.
  */
-function decodeItem(value: unknown, fields: Fields | undefined): Item {
-  if (!isObject(value) || fields === undefined) return invalid();
-  const rawId = fields.id;
+function decodeItem(value: Record<string, unknown>, rawId: string | undefined): Item {
   if (rawId !== undefined && rawId !== "null" && typeof value.id !== "number" && typeof value.id !== "string") {
     return invalid(); // an object, array or boolean id
   }
