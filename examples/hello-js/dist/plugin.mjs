@@ -484,9 +484,10 @@ function decode(line) {
   });
 }
 var HOST_HEAD = '{"jsonrpc":"2.0","id":';
-function decodeSingle(line, value) {
-  if (!isObject(value))
+function decodeSingle(line, parsed) {
+  if (typeof parsed !== "object" || parsed === null)
     return invalid();
+  const value = parsed;
   const id = value.id;
   if (id === void 0)
     return decodeItem(value, void 0);
@@ -1040,13 +1041,9 @@ var Connection = class {
     const d = decode(line);
     if (d === void 0)
       return;
-    if (Array.isArray(d)) {
-      this.later(this.batchAnswer(d));
-      return;
-    }
     let answer;
     try {
-      answer = this.item(d);
+      answer = Array.isArray(d) ? this.batchAnswer(d) : this.item(d);
     } catch (e) {
       this.traceError(e);
       return;

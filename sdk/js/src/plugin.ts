@@ -499,14 +499,12 @@ class Connection {
   receive(line: string): void {
     const d = decode(line);
     if (d === undefined) return;
-    if (Array.isArray(d)) {
-      this.later(this.batchAnswer(d));
-      return;
-    }
     let answer: Answer;
     try {
-      answer = this.item(d);
+      answer = Array.isArray(d) ? this.batchAnswer(d) : this.item(d);
     } catch (e) {
+      // Only what cannot be told, even as an error answer (a thrown value
+      // whose text throws), comes here: no answer, a trace.
       this.traceError(e);
       return;
     }

@@ -107,8 +107,10 @@ const HOST_HEAD = '{"jsonrpc":"2.0","id":';
  * prints otherwise and is found by the Scanner, as are ids written
  * elsewhere in the line.
  */
-function decodeSingle(line: string, value: unknown): Item {
-  if (!isObject(value)) return invalid();
+function decodeSingle(line: string, parsed: unknown): Item {
+  // Not an array (decode took those): an object unless a scalar.
+  if (typeof parsed !== "object" || parsed === null) return invalid();
+  const value = parsed as Record<string, unknown>;
   const id = value.id;
   // Without an id (a notification) there is nothing to look for.
   if (id === undefined) return decodeItem(value, undefined);

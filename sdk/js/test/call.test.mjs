@@ -125,3 +125,25 @@ test("under node exit waits for the line's callback", () => {
   writes[0][1]();
   assert.deepEqual(exits, [0]);
 });
+
+test("a thrown value whose text throws leaves the line without an answer, traced, alone or in a batch", async () => {
+  const h = new FakeHost();
+  const untellable = {
+    toString() {
+      throw new Error("no text");
+    },
+  };
+  h.plugin.method("t/untellable", () => {
+    throw untellable;
+  });
+  h.plugin.method("t/echo", (p) => p);
+  h.start();
+  assert.doesNotThrow(() => h.call(1, "t/untellable"));
+  await h.traced("no text");
+  h.traces = [];
+  assert.doesNotThrow(() => h.send(`[{"jsonrpc":"2.0","id":2,"method":"t/untellable"},{"jsonrpc":"2.0","id":3,"method":"t/echo"}]`));
+  await h.traced("no text");
+  h.call(4, "t/echo", { still: "serving" });
+  assert.equal(await h.answer("4"), `{"jsonrpc":"2.0","id":4,"result":{"still":"serving"}}`);
+  assert.deepEqual(h.lines, [], "neither the call nor its batch was answered");
+});
