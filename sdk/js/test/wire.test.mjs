@@ -158,6 +158,29 @@ test("a line in the host's own shape keeps its id's text, whichever way the id i
   }
 });
 
+test("random ids after the host's head come back as written", () => {
+  // A generator rather than a list: numbers of any sign, size, fraction
+  // and exponent, strings of raw and escaped characters of every kind.
+  let seed = 17;
+  const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  const digits = (n) => Array.from({ length: n }, () => rand(10)).join("");
+  const number = () => {
+    let t = (rand(4) === 0 ? "-" : "") + (rand(3) === 0 ? "0" : String(1 + rand(9)) + digits(rand(20)));
+    if (rand(3) === 0) t += "." + digits(1 + rand(4));
+    if (rand(4) === 0) t += ["e", "E"][rand(2)] + ["", "+", "-"][rand(3)] + digits(1 + rand(3));
+    return t;
+  };
+  const chars = ["a", "Z", " ", "é", "😀", "\u2028", '\\"', "\\\\", "\\/", "/", "\\n", "\\t", "\\u0041", "\\ud83d\\ude00", "\\u00e9", ",", "}", ":"];
+  const string = () => `"${Array.from({ length: rand(6) }, () => chars[rand(chars.length)]).join("")}"`;
+  const tails = [',"method":"m"}', ',"method":"m","id":1}', "}", ',"result":null}', ' ,"method":"m"}'];
+  for (let i = 0; i < 5000; i++) {
+    const id = rand(2) ? number() : string();
+    const line = `{"jsonrpc":"2.0","id":${id}${tails[rand(tails.length)]}`;
+    const [item] = decodeLine(line).items;
+    assert.equal(item.msg?.id ?? item.errId, id, line);
+  }
+});
+
 test("the wire is exported for plugins written without the Plugin class", async () => {
   const wire = await import("@escouade-dev/plugin/wire");
   assert.equal(wire.decodeLine(`{"jsonrpc":"2.0","id":9007199254740993,"method":"m"}`).items[0].msg.id, "9007199254740993");
