@@ -101,8 +101,9 @@ func bareEchoPlugin(b *testing.B) *manifest.Manifest {
 
 // bundleSide is one bundle's instance, read line by line.
 type bundleSide struct {
-	in  io.Writer
-	out *bufio.Reader
+	prog transport.Program
+	in   io.Writer
+	out  *bufio.Reader
 }
 
 func startBundle(b *testing.B, tr *wasm.Transport, m *manifest.Manifest) *bundleSide {
@@ -115,7 +116,7 @@ func startBundle(b *testing.B, tr *wasm.Transport, m *manifest.Manifest) *bundle
 		defer cancel()
 		_ = prog.Stop(ctx)
 	})
-	return &bundleSide{in: prog.Stdin(), out: bufio.NewReader(prog.Stdout())}
+	return &bundleSide{prog: prog, in: prog.Stdin(), out: bufio.NewReader(prog.Stdout())}
 }
 
 // trips makes n round trips of line, appending the time of each to times.
@@ -130,10 +131,21 @@ func (s *bundleSide) trips(b *testing.B, line string, n int, times []time.Durati
 func (s *bundleSide) trip(b *testing.B, line string) time.Duration {
 	start := time.Now()
 	if _, err := io.WriteString(s.in, line); err != nil {
-		b.Fatal(err)
+		s.ended(b, err)
 	}
 	if _, err := s.out.ReadSlice('\n'); err != nil {
-		b.Fatal(err)
+		s.ended(b, err)
 	}
 	return time.Since(start)
+}
+
+// ended fails the benchmark with the reason the instance gave, which says
+// more than the closed pipe (a start past its limit under -race, say).
+func (s *bundleSide) ended(b *testing.B, err error) {
+	select {
+	case <-s.prog.Done():
+		b.Fatalf("%v: the instance ended: %s", err, s.prog.Exit().Sentence())
+	case <-time.After(5 * time.Second):
+		b.Fatal(err)
+	}
 }
