@@ -30,6 +30,9 @@ type Entry struct {
 	// Consent is what the user said yes to at install; nil for an install
 	// recorded before consents were (it needs a review).
 	Consent *Consent `json:"consent,omitempty"`
+	// Source is the git repository it was installed from, "" for a folder
+	// (Dir is then the checkout under <home>/git).
+	Source string `json:"source,omitempty"`
 }
 
 // The largest files of the home read: a registry entry is a few hundred
