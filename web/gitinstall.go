@@ -19,11 +19,8 @@ func (s *Server) checkout(ctx context.Context, typed string) (dir, source string
 	if !registry.IsGitSource(typed) {
 		return typed, "", nil
 	}
-	source = typed
-	if !strings.Contains(typed, "://") {
-		if source, err = filepath.Abs(typed); err != nil {
-			return "", "", err
-		}
+	if source, err = registry.SourceOf(typed); err != nil {
+		return "", "", err
 	}
 	dir, err = registry.Clone(ctx, s.home, source, registry.GitOptions{Proxy: s.proxy()})
 	return dir, source, err

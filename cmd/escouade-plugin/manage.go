@@ -117,10 +117,8 @@ func installSource(home, arg, proxyFlag string) (dir, source string, err error) 
 	if err != nil {
 		return "", "", err
 	}
-	if !strings.Contains(arg, "://") {
-		if arg, err = filepath.Abs(arg); err != nil { // a local repository
-			return "", "", err
-		}
+	if arg, err = registry.SourceOf(arg); err != nil {
+		return "", "", err
 	}
 	dir, err = registry.Clone(context.Background(), home, arg, registry.GitOptions{Proxy: proxy})
 	return dir, arg, err

@@ -62,6 +62,15 @@ func IsGitSource(s string) bool {
 	return fileExists(filepath.Join(s, "HEAD")) && fileExists(filepath.Join(s, "objects"))
 }
 
+// SourceOf is the source recorded for what the user typed: a local
+// repository's absolute path, else the URL as typed.
+func SourceOf(typed string) (string, error) {
+	if strings.Contains(typed, "://") || transportForm.MatchString(typed) {
+		return typed, nil
+	}
+	return filepath.Abs(typed)
+}
+
 // transportForm is git's <transport>::<address> (ext::, fd::), which runs
 // a command or opens a descriptor: always refused.
 var transportForm = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*::`)
