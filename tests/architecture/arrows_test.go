@@ -137,16 +137,22 @@ func upwardImports(d drawing, imports map[string][]string) []string {
 }
 
 // suggestedLayer is the lowest layer a new package may take: the highest
-// of what it imports (1 when it imports nothing drawn).
+// of what it imports, or the lowest of the page when it imports nothing
+// drawn.
 func suggestedLayer(d drawing, imports []string) string {
-	best := layer{number: 1}
+	var best layer
+	for _, l := range d.layers {
+		if best.number == 0 || l.number < best.number {
+			best = l
+		}
+	}
 	for _, to := range imports {
 		if l, ok := d.layers[to]; ok && l.number > best.number {
 			best = l
 		}
 	}
-	if best.name == "" {
-		return strconv.Itoa(best.number)
+	if best.number == 0 {
+		return "1"
 	}
 	return fmt.Sprintf("%d (%s) or above", best.number, best.name)
 }
