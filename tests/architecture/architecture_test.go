@@ -1,12 +1,11 @@
 package architecture
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"io"
+	"fmt"
+	"go/build"
+	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -36,69 +35,81 @@ func TestArchitectureDrawsEveryImport(t *testing.T) {
 	}
 }
 
-// listed is the part of `go list -json` this test reads.
-type listed struct {
-	ImportPath string
-	Imports    []string
-}
-
-// moduleImports gives every package of the module, named by its path in
-// the module, with the module's packages its non-test code imports on any
-// of the systems.
+// moduleImports gives every package of the module, named by its folder
+// in the module, with the module's packages its non-test code imports on
+// any of the systems. It reads the sources with go/build in this process,
+// so that the test cache sees every file it read and runs the test again
+// when one changes.
 func moduleImports(t *testing.T) map[string][]string {
 	t.Helper()
-	module := goOutput(t, nil, "list", "-m", "-f", "{{.Path}}")
-	module = strings.TrimSpace(module)
+	module := modulePath(t)
 	all := map[string][]string{}
-	for _, goos := range systems {
-		out := goOutput(t, []string{"GOOS=" + goos}, "list", "-e", "-json=ImportPath,Imports", "./...")
-		dec := json.NewDecoder(strings.NewReader(out))
-		for {
-			var p listed
-			if err := dec.Decode(&p); errors.Is(err, io.EOF) {
-				break
-			} else if err != nil {
-				t.Fatalf("go list -json: %v", err)
-			}
-			addImports(all, module, p)
+	err := filepath.WalkDir(moduleRoot, func(dir string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
 		}
+		if dir != moduleRoot && skipped(dir, d.Name()) {
+			return filepath.SkipDir
+		}
+		rel, err := filepath.Rel(moduleRoot, dir)
+		if err != nil || rel == "." {
+			return err
+		}
+		return addPackage(all, module, filepath.ToSlash(rel), dir)
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return all
 }
 
-// addImports records p's imports that are packages of module.
-func addImports(all map[string][]string, module string, p listed) {
-	pkg, ok := inModule(module, p.ImportPath)
-	if !ok {
-		return
+// skipped tells the folders `go list ./...` passes over: testdata, names
+// starting with . or _, and another module.
+func skipped(dir, name string) bool {
+	if name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+		return true
 	}
-	if _, seen := all[pkg]; !seen {
-		all[pkg] = []string{}
-	}
-	for _, imp := range p.Imports {
-		if to, ok := inModule(module, imp); ok && !slices.Contains(all[pkg], to) {
-			all[pkg] = append(all[pkg], to)
+	_, err := os.Stat(filepath.Join(dir, "go.mod"))
+	return err == nil
+}
+
+// addPackage records the package in dir, if it is one on any system, with
+// its imports of the module's packages.
+func addPackage(all map[string][]string, module, rel, dir string) error {
+	for _, goos := range systems {
+		ctx := build.Default
+		ctx.GOOS, ctx.GOARCH, ctx.CgoEnabled = goos, "amd64", true
+		p, err := ctx.ImportDir(dir, 0)
+		var none *build.NoGoError
+		if errors.As(err, &none) {
+			continue
+		} else if err != nil {
+			return fmt.Errorf("%s on %s: %w", rel, goos, err)
+		}
+		if _, seen := all[rel]; !seen {
+			all[rel] = []string{}
+		}
+		for _, imp := range p.Imports {
+			if to, ok := strings.CutPrefix(imp, module+"/"); ok && !slices.Contains(all[rel], to) {
+				all[rel] = append(all[rel], to)
+			}
 		}
 	}
+	return nil
 }
 
-// inModule names path by its folder in module, if it is one of module's.
-func inModule(module, path string) (string, bool) {
-	rest, ok := strings.CutPrefix(path, module+"/")
-	return rest, ok && rest != ""
-}
-
-// goOutput runs the go command at the module's root and returns its stdout.
-func goOutput(t *testing.T, env []string, args ...string) string {
+// modulePath is the module's path, from its go.mod.
+func modulePath(t *testing.T) string {
 	t.Helper()
-	cmd := exec.Command("go", args...)
-	cmd.Dir = moduleRoot
-	cmd.Env = append(os.Environ(), env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	gomod, err := os.ReadFile(filepath.Join(moduleRoot, "go.mod"))
 	if err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		t.Fatal(err)
 	}
-	return string(out)
+	for line := range strings.Lines(string(gomod)) {
+		if rest, ok := strings.CutPrefix(line, "module "); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	t.Fatal("go.mod names no module")
+	return ""
 }
