@@ -18,6 +18,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -156,17 +157,7 @@ func (s *Store) writeIndex(list []AgentRecord) error {
 // replaceFile writes b to name in dir through a temporary file renamed
 // over it, so a reader finds the old content or the new, never a part.
 func replaceFile(dir, name string, b []byte) error {
-	tmp, err := os.CreateTemp(dir, name+".*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, name))
+	return safefile.Replace(filepath.Join(dir, name), b, 0o600)
 }
 
 // Append adds items to an agent's conversation.
