@@ -28,7 +28,7 @@ const StoreDir = "harness"
 // indexFile lists the agents; each conversation is <agent>.jsonl beside it.
 const indexFile = "agents.json"
 
-// Absent is how an agent whose harness is gone is marked (ACP-HARNESS §7).
+// Absent is how an agent whose harness is gone is marked (docs/harness.md#persistence-and-harness-absent).
 const Absent = "Harness absent"
 
 // AgentRecord is what the host keeps of an agent across restarts.

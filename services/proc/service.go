@@ -20,7 +20,7 @@ import (
 	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
 )
 
-// The limits of §9.5.
+// The limits of docs/protocol.md#procrun.
 const (
 	MaxOutputBytes = 1 << 20
 	MaxTimeout     = 60 * time.Second
