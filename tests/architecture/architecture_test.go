@@ -30,7 +30,11 @@ func TestArchitectureDrawsEveryImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	imports := moduleImports(t)
-	if problems := mismatches(parseDrawing(string(page)), imports); len(problems) > 0 {
+	problems := mismatches(parseDrawing(string(page)), imports)
+	for _, name := range stalePictureNames(string(page), imports) {
+		problems = append(problems, fmt.Sprintf("the picture names %s, which is no package of the module: redraw it where the package is now", name))
+	}
+	if len(problems) > 0 {
 		t.Errorf("docs/ARCHITECTURE.md (%q) does not match the imports; fix the page:\n- %s", sectionHeading, strings.Join(problems, "\n- "))
 	}
 }

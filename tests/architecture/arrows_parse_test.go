@@ -78,3 +78,15 @@ func FuzzParseDrawing(f *testing.F) {
 		}
 	})
 }
+
+// TestStalePictureNames: a path the picture names that is no package (one
+// moved away) is found; a package, a folder of packages and words without
+// a slash pass.
+func TestStalePictureNames(t *testing.T) {
+	page := "## The packages\n\n```\n 4 host ──▶ host/wasm   internal/console\n   examples/*  tests/*\n```\n\n```\nnot/the/picture\n```\n"
+	imports := map[string][]string{"host": {}, "host/wasm": {}, "examples/go-notes": {}}
+	got := stalePictureNames(page, imports)
+	if !slices.Equal(got, []string{"internal/console", "tests/*"}) {
+		t.Errorf("stale names %q, want internal/console and tests/*", got)
+	}
+}

@@ -176,3 +176,49 @@ func difference(a, b []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// pathInPicture is a word of the picture that names a package by its
+// path (at least one slash); "examples/*" names a folder of packages.
+var pathInPicture = regexp.MustCompile(`\b[a-z][a-z0-9_-]*(?:/[a-z0-9_*-]+)+`)
+
+// stalePictureNames lists the package paths the picture (the first code
+// block of the section "## The packages") names that are no package, nor
+// a folder of packages, of the module: a package moved or gone.
+func stalePictureNames(page string, imports map[string][]string) []string {
+	picture := firstCodeBlockAfter(page, "## The packages")
+	var out []string
+	for _, name := range pathInPicture.FindAllString(picture, -1) {
+		if !namesPackage(name, imports) && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func namesPackage(name string, imports map[string][]string) bool {
+	if folder, ok := strings.CutSuffix(name, "/*"); ok {
+		for pkg := range imports {
+			if strings.HasPrefix(pkg, folder+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	_, ok := imports[name]
+	return ok
+}
+
+// firstCodeBlockAfter is the text of the first fenced block after heading.
+func firstCodeBlockAfter(page, heading string) string {
+	_, rest, ok := strings.Cut("\n"+page, "\n"+heading+"\n")
+	if !ok {
+		return ""
+	}
+	_, rest, ok = strings.Cut(rest, "\n```")
+	if !ok {
+		return ""
+	}
+	_, rest, _ = strings.Cut(rest, "\n")
+	block, _, _ := strings.Cut(rest, "\n```")
+	return block
+}
