@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/escouade-dev/escouade-plugin/cmd/escouade-plugin/internal/console"
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/internal/console"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"

@@ -111,9 +111,5 @@ func writeJSON(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), fileMode); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return safefile.Replace(path, append(data, '\n'), fileMode)
 }
