@@ -1,4 +1,4 @@
-// The wire of protocol 1 (PROTOCOL.md §3): one JSON-RPC 2.0 message or batch
+// The wire of protocol 1 (docs/protocol.md#3-messages): one JSON-RPC 2.0 message or batch
 // per line. Decoding keeps each id as the exact text it came as, since
 // JSON.parse turns 9007199254740993 into 9007199254740992 and "\u0041" into
 // "A": the answer must carry the id byte for byte.
@@ -168,7 +168,7 @@ function invalid(errId = "null"): Item {
 }
 
 /**
- * Checks one value as a message (JSON-RPC 2.0 and PROTOCOL.md §3). A
+ * Checks one value as a message (JSON-RPC 2.0 and docs/protocol.md#3-messages). A
  * member's presence is read as `value.k !== undefined`: JSON has no
  * undefined, and none of the members read is a property of
  * Object.prototype, so it says what hasOwnProperty says, for less.
