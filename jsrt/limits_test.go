@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tetratelabs/wazero/sys"
-
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 )
 
 // How an instance ends when its bundle misbehaves, and what the journal
@@ -112,8 +111,8 @@ func TestLongBuiltinStoppedByContext(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 			defer cancel()
 			in.runTurn(ctx)
-			var ee *sys.ExitError
-			if !errors.As(in.ended, &ee) || ee.ExitCode() != sys.ExitCodeDeadlineExceeded {
+			var ee *engine.ExitError
+			if !errors.As(in.ended, &ee) || ee.ExitCode() != engine.ExitCodeDeadlineExceeded {
 				t.Fatalf("ended %v, want the deadline's exit", in.ended)
 			}
 			if strings.Contains(in.stdout.String(), "never") {

@@ -1,6 +1,6 @@
 package wasm
 
-import "github.com/tetratelabs/wazero/experimental"
+import "github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 
 // memoryAllocator gives an instance its linear memory and refuses to grow
 // it past limit bytes. wazero's own page limit fails such a memory.grow
@@ -12,7 +12,7 @@ type memoryAllocator struct {
 	refused func(size uint64)
 }
 
-func (a memoryAllocator) Allocate(capacity, _ uint64) experimental.LinearMemory {
+func (a memoryAllocator) Allocate(capacity, _ uint64) engine.LinearMemory {
 	return &linearMemory{a: a, buf: make([]byte, 0, min(capacity, a.limit))}
 }
 

@@ -10,8 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tetratelabs/wazero"
-
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -41,9 +40,9 @@ const (
 type module struct {
 	ready    chan struct{} // closed once compiled or failed
 	err      error
-	compiled wazero.CompiledModule
+	compiled engine.CompiledModule
 	shape    shape
-	rt       *wazeroRuntime
+	rt       *engineRuntime
 	users    int // plugin folders whose module it is now
 }
 
@@ -51,14 +50,14 @@ type module struct {
 // runtime (the JS engine's may be another).
 type moduleKey struct {
 	hash string
-	rt   *wazeroRuntime
+	rt   *engineRuntime
 }
 
 // source is what a manifest runs: a module's bytes, on a runtime.
 type source struct {
 	name  string // for progress lines: "plugin.wasm", "the JS engine"
 	bytes []byte
-	rt    *wazeroRuntime
+	rt    *engineRuntime
 }
 
 // module returns the plugin's compiled module, compiling it the first
@@ -217,9 +216,9 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 
 // compileShowing compiles src; past Options.ProgressAfter it says what it
 // compiles, then, once done, how long it took.
-func (t *Transport) compileShowing(ctx context.Context, src source, progress func(string)) (wazero.CompiledModule, error) {
+func (t *Transport) compileShowing(ctx context.Context, src source, progress func(string)) (engine.CompiledModule, error) {
 	type result struct {
-		cm  wazero.CompiledModule
+		cm  engine.CompiledModule
 		err error
 	}
 	done := make(chan result, 1)
