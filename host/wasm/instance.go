@@ -285,6 +285,10 @@ func (i *instance) exitOf(err error) transport.Exit {
 	switch {
 	case err == nil:
 		return transport.Exit{Kind: transport.Exited}
+	case engine.ContextEnded(err):
+		// Only the host ends the context of a call, and it says why
+		// first; a call ended without a reason is the turn clock's.
+		return transport.Exit{Kind: transport.TurnTooLong, Limit: i.clock.lastLimit()}
 	case errors.As(err, &exit) && exit.ExitCode() == 0:
 		return transport.Exit{Kind: transport.Exited}
 	case panicLine == "fatal error: out of memory":

@@ -25,6 +25,9 @@ type Options struct {
 	// engine that stops its own runaway turns (escouade-budget). The
 	// transport still ends such an instance at the turn limit, but only
 	// once the engine returns. Default: the same runtime as every module.
+	// On a runtime whose code always checks (engine.AlwaysChecks, the
+	// case of wazy) the second runtime checks too, and a Stop ends a
+	// running call as on the first.
 	JSWithoutCloseOnContextDone bool
 
 	// Memory is the linear memory of an instance; default 64 MB.

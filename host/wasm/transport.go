@@ -72,8 +72,10 @@ func New(ctx context.Context, o Options) (*Transport, error) {
 	return t, nil
 }
 
-// CacheFolder is where compiled code is kept for a host version: a new
-// version starts an empty folder, so an update of the host recompiles.
+// CacheFolder is where compiled code is kept for a host version and the
+// runtime that compiled it: a new version of either starts an empty
+// folder, so an update of the host or a change of runtime recompiles
+// rather than read code another build wrote.
 func CacheFolder(cacheDir, hostVersion string) string {
 	v := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == ':' {
@@ -81,7 +83,7 @@ func CacheFolder(cacheDir, hostVersion string) string {
 		}
 		return r
 	}, orDefault(hostVersion, defaultHostVersion))
-	return filepath.Join(cacheDir, "host-"+v)
+	return filepath.Join(cacheDir, "host-"+v+"-"+engine.Name+"-"+engine.Version)
 }
 
 func newCache(o Options) (engine.CompilationCache, error) {
