@@ -57,6 +57,7 @@ type moduleKey struct {
 type source struct {
 	name  string // for progress lines: "plugin.wasm", "the JS engine"
 	bytes []byte
+	hash  string // the bytes' SHA-256, in hex
 	rt    *engineRuntime
 }
 
@@ -67,7 +68,8 @@ func (t *Transport) module(ctx context.Context, m *manifest.Manifest, progress f
 	if err != nil {
 		return nil, err
 	}
-	key := moduleKey{hash: digest(src.bytes), rt: src.rt}
+	src.hash = digest(src.bytes)
+	key := moduleKey{hash: src.hash, rt: src.rt}
 	mod, fresh, err := t.entry(m.Dir, key)
 	if err != nil {
 		return nil, err
@@ -199,7 +201,7 @@ func (t *Transport) forget(key moduleKey, mod *module) {
 func (t *Transport) compile(ctx context.Context, mod *module, src source, progress func(string)) {
 	defer close(mod.ready)
 	t.compiles.Add(1)
-	if src.bytes, mod.err = bounded(src.bytes, t.o.Memory); mod.err != nil {
+	if src.bytes, mod.err = boundedAgain(src.bytes, t.o.Memory, t.bodiesChecked(src.hash)); mod.err != nil {
 		return
 	}
 	cm, err := t.compileShowing(ctx, src, progress)
@@ -212,6 +214,7 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 		return
 	}
 	mod.compiled = cm
+	t.rememberChecked(src.hash)
 }
 
 // compileShowing compiles src; past Options.ProgressAfter it says what it
