@@ -286,8 +286,10 @@ func (p *prepass) boundTables(b []byte) []byte {
 	if !lowered {
 		return b
 	}
-	out := make([]byte, 0, len(b)+16)
-	out = append(out, b[:p.tableAt[0]]...)
+	// The head is small (the table section comes early); the append of the
+	// rest allocates the whole once, and only copies into it, where a
+	// buffer made to size first is zeroed and then copied over.
+	out := append([]byte(nil), b[:p.tableAt[0]]...)
 	out = append(appendULEB(append(out, sectionTable), uint64(len(payload))), payload...)
 	return append(out, b[p.tableAt[1]:]...)
 }
