@@ -40,6 +40,9 @@ type Options struct {
 	LocalShared  []string
 	// Proxy is the app's network proxy URL, or "".
 	Proxy string
+	// FirstCompile, when set, hears of a module's first compile into the
+	// cache, before and after (wasm.Options.FirstCompile).
+	FirstCompile func(line string)
 }
 
 // CacheDir is where compiled modules are kept under home.
@@ -55,9 +58,10 @@ func NewTransport(ctx context.Context, o Options) (*wasm.Transport, error) {
 		version = host.AppVersion
 	}
 	return wasm.New(ctx, wasm.Options{
-		CacheDir:    CacheDir(o.Home),
-		HostVersion: version,
-		JS:          jsrt.New(),
+		CacheDir:     CacheDir(o.Home),
+		HostVersion:  version,
+		JS:           jsrt.New(),
+		FirstCompile: o.FirstCompile,
 	})
 }
 

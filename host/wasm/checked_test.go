@@ -61,3 +61,26 @@ func TestPrepassMarkSkipsTheWalk(t *testing.T) {
 		t.Error("a mark stands for other bytes than its own")
 	}
 }
+
+// A module's first compile into the cache says so before and after; a
+// start that reads it back says nothing.
+func TestFirstCompileSaid(t *testing.T) {
+	cache := t.TempDir()
+	m := pluginDir(t, fixture(t, "c-command"), nil)
+	var lines []string
+	say := func(line string) { lines = append(lines, line) }
+	if err := newTransport(t, Options{CacheDir: cache, FirstCompile: say}).Precompile(t.Context(), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "compiling plugin.wasm (") || !strings.Contains(lines[0], "for its first start") ||
+		!strings.HasPrefix(lines[1], "compiled plugin.wasm in ") || !strings.Contains(lines[1], "kept in the compile cache") {
+		t.Fatalf("first compile said %q", lines)
+	}
+	lines = nil
+	if err := newTransport(t, Options{CacheDir: cache, FirstCompile: say}).Precompile(t.Context(), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(lines) != 0 {
+		t.Errorf("a start from the cache said %q", lines)
+	}
+}

@@ -36,6 +36,13 @@ func CachedModules(cacheDir, hostVersion string) int {
 	return n
 }
 
+// firstCompileLine says, before a module's first compile, what the wait
+// is and that it is once: a module is compiled to machine code on its
+// first start (seconds for a Go module), then read back from the cache.
+func firstCompileLine(src source) string {
+	return fmt.Sprintf("compiling %s (%s) to machine code for its first start; this is done once, then it is kept in the compile cache…", src.name, sizeText(len(src.bytes)))
+}
+
 // preparingLine is the progress line of a compile that lasts: it cannot
 // yet tell a compile from a read of the cache.
 func preparingLine(src source) string {

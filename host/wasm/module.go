@@ -201,8 +201,18 @@ func (t *Transport) forget(key moduleKey, mod *module) {
 func (t *Transport) compile(ctx context.Context, mod *module, src source, progress func(string)) {
 	defer close(mod.ready)
 	t.compiles.Add(1)
-	if src.bytes, mod.err = boundedAgain(src.bytes, t.o.Memory, t.bodiesChecked(src.hash)); mod.err != nil {
+	checked := t.bodiesChecked(src.hash)
+	if src.bytes, mod.err = boundedAgain(src.bytes, t.o.Memory, checked); mod.err != nil {
 		return
+	}
+	if !checked && t.o.CacheDir != "" && t.o.FirstCompile != nil {
+		began := time.Now()
+		t.o.FirstCompile(firstCompileLine(src))
+		defer func() {
+			if mod.err == nil {
+				t.o.FirstCompile(fmt.Sprintf("compiled %s in %s; it is kept in the compile cache, and the next start reads it back", src.name, spentText(time.Since(began))))
+			}
+		}()
 	}
 	cm, err := t.compileShowing(ctx, src, progress)
 	if err != nil {
