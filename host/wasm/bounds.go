@@ -72,7 +72,7 @@ func (e *boundsError) Error() string { return e.text }
 // Bytes that are not a WebAssembly binary are returned as they are, for
 // the compiler to refuse.
 func bounded(b []byte, memoryLimit uint64) ([]byte, error) {
-	return boundedAgain(b, memoryLimit, false)
+	return boundedAgain(b, memoryLimit, false, false)
 }
 
 // boundedAgain is bounded for a module whose function bodies may be known
@@ -81,13 +81,21 @@ func bounded(b []byte, memoryLimit uint64) ([]byte, error) {
 // The walk over every instruction of every body is most of the pre-pass
 // (over 100 ms of a Go module's start); the sections around it, and the
 // tables' bounds written into the bytes, are done again every time.
-func boundedAgain(b []byte, memoryLimit uint64, bodiesChecked bool) ([]byte, error) {
+//
+// tablesLimited says the runtime itself bounds each table to
+// maxTableEntries: a module whose one table is its own (none imported) is
+// then held to the same bound with its bytes as they are, and is not
+// copied to write a maximum into them (a Go module declares none).
+func boundedAgain(b []byte, memoryLimit uint64, bodiesChecked, tablesLimited bool) ([]byte, error) {
 	if len(b) < 8 || string(b[:4]) != "\x00asm" || string(b[4:8]) != "\x01\x00\x00\x00" {
 		return b, nil
 	}
 	p, err := measureAgain(b, memoryLimit, bodiesChecked)
 	if err != nil {
 		return nil, err
+	}
+	if tablesLimited && p.tables == 1 && len(p.defined) == 1 {
+		return b, nil
 	}
 	return p.boundTables(b), nil
 }

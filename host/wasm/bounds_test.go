@@ -80,9 +80,11 @@ func TestBoundsRefuse(t *testing.T) {
 	}
 }
 
-// A table declared without a maximum gets one: a grow of 2^27 entries (1
-// GiB of host memory) fails as the format lets any grow fail, and the
-// instance goes on.
+// A table declared without a maximum is bounded: a grow of 2^27 entries
+// (1 GiB of host memory) fails as the format lets any grow fail, and the
+// instance goes on. The module's one table is bounded by the runtime's
+// own table limit (its bytes kept as they are); TestBoundTables holds the
+// maxima written into a module of several.
 func TestTableGrowFails(t *testing.T) {
 	tr := newTransport(t, Options{})
 	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, tableGrows, nil)})

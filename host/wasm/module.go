@@ -202,7 +202,7 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 	defer close(mod.ready)
 	t.compiles.Add(1)
 	checked := t.bodiesChecked(src.hash)
-	if src.bytes, mod.err = boundedAgain(src.bytes, t.o.Memory, checked); mod.err != nil {
+	if src.bytes, mod.err = boundedAgain(src.bytes, t.o.Memory, checked, src.rt.tablesLimited); mod.err != nil {
 		return
 	}
 	if !checked && t.o.CacheDir != "" && t.o.FirstCompile != nil {

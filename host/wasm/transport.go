@@ -41,6 +41,10 @@ type engineRuntime struct {
 	r      engine.Runtime
 	have   provided
 	checks bool // compiled with termination checks: a close stops a running call
+	// tablesLimited says the runtime bounds each table to maxTableEntries,
+	// the pre-pass's bound of all tables together: a module of one table
+	// then needs no maximum written into its bytes (bounds.go).
+	tablesLimited bool
 }
 
 var _ transport.Transport = (*Transport)(nil)
@@ -100,13 +104,14 @@ func newCache(o Options) (engine.CompilationCache, error) {
 // newRuntime makes a runtime. checks compiles modules with wazero's
 // termination checks, which let the host stop a runaway turn.
 func newRuntime(ctx context.Context, cache engine.CompilationCache, checks bool) (*engineRuntime, error) {
-	r := engine.NewRuntime(ctx, engine.NewRuntimeConfig(checks).WithCompilationCache(cache))
+	cfg, tablesLimited := engine.WithTableLimit(engine.NewRuntimeConfig(checks).WithCompilationCache(cache), maxTableEntries)
+	r := engine.NewRuntime(ctx, cfg)
 	have, err := instantiateHostModules(ctx, r)
 	if err != nil {
 		_ = r.Close(ctx)
 		return nil, err
 	}
-	return &engineRuntime{r: r, have: have, checks: checks || engine.AlwaysChecks}, nil
+	return &engineRuntime{r: r, have: have, checks: checks || engine.AlwaysChecks, tablesLimited: tablesLimited}, nil
 }
 
 // Close ends every instance still running (the host stops them first; this

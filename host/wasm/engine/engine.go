@@ -85,6 +85,13 @@ func NewRuntimeConfig(checks bool) RuntimeConfig {
 	return wazy.NewRuntimeConfig()
 }
 
+// WithTableLimit bounds every table of the runtime's modules to entries:
+// a table.grow past it fails (-1), as past a table's own maximum. false
+// says the runtime has no such bound, and cfg is as it was.
+func WithTableLimit(cfg RuntimeConfig, entries uint32) (RuntimeConfig, bool) {
+	return cfg.WithTableLimitElements(entries), true
+}
+
 // NewRuntime makes a runtime of cfg.
 func NewRuntime(ctx context.Context, cfg RuntimeConfig) Runtime {
 	return wazy.NewRuntimeWithConfig(ctx, cfg)
