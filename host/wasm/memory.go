@@ -32,9 +32,8 @@ func (a memoryAllocator) Allocate(capacity, maxBytes uint64) engine.LinearMemory
 // limit: growing it hands out more of the reservation, zero as the system
 // maps it.
 type reservedMemory struct {
-	a       memoryAllocator
-	buf     []byte // the whole reservation
-	started bool   // the memory the module starts with is handed out
+	a   memoryAllocator
+	buf []byte // the whole reservation
 }
 
 func (m *reservedMemory) Reallocate(size uint64) []byte {
@@ -44,15 +43,6 @@ func (m *reservedMemory) Reallocate(size uint64) []byte {
 	}
 	if m.buf == nil || size > uint64(len(m.buf)) {
 		return nil // past the module's own maximum, or freed
-	}
-	if !m.started {
-		// The memory a module starts with takes its data segments at
-		// once and its runtime's first allocations soon after: mapped in
-		// one call, not one page fault at a time (which a virtual
-		// machine makes costly). Later grows are mapped as touched, so an
-		// idle instance holds only what it used.
-		m.started = true
-		prefault(m.buf[:size])
 	}
 	return m.buf[:size]
 }
