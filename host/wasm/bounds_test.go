@@ -138,3 +138,31 @@ func FuzzBounded(f *testing.F) {
 		}
 	})
 }
+
+// A later start's shortcuts (the bodies not walked again, a single table
+// left to the runtime's limit) pass every module the whole pre-pass
+// passes, and hand the compiler either the same bytes as the pre-pass or
+// the module as it is.
+func FuzzBoundedAgain(f *testing.F) {
+	for _, m := range [][]byte{manyLocals, deepBlocks, hugeTable, manyElements, tableGrows, loopsInStart, exitsWith7, hugeMemory} {
+		f.Add(m)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out, err := bounded(b, 64<<20)
+		if err != nil {
+			return
+		}
+		for _, tablesLimited := range []bool{false, true} {
+			again, err := boundedAgain(b, 64<<20, true, tablesLimited)
+			if err != nil {
+				t.Fatalf("a module the pre-pass passed is refused on a later start (tables limited %v): %v", tablesLimited, err)
+			}
+			if !tablesLimited && !bytes.Equal(again, out) {
+				t.Fatal("a later start wrote other tables' maxima than the first")
+			}
+			if tablesLimited && !bytes.Equal(again, out) && !bytes.Equal(again, b) {
+				t.Fatal("a later start changed the module other than the pre-pass does")
+			}
+		}
+	})
+}
