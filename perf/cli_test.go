@@ -20,7 +20,7 @@ import (
 // the command is built from this checkout.
 const cliEnv = "ESCOUADE_PERF_CLIS"
 
-// cliCalls is how many calls each console session times, after its first.
+// cliCalls is how many calls each run of the console times, after its first.
 const cliCalls = 30
 
 // cliPlugin is one plugin folder run through the command's console.
@@ -53,14 +53,14 @@ func TestReportCLI(t *testing.T) {
 	call := map[key][]time.Duration{}
 	for _, cli := range clis {
 		for _, p := range plugins {
-			cliSession(t, cli, p) // fills each build's compile cache
+			cliRun(t, cli, p) // fills each build's compile cache
 		}
 	}
 	for round := range rounds {
 		for i := range clis {
 			cli := clis[(i+round)%len(clis)]
 			for _, p := range plugins {
-				f, c := cliSession(t, cli, p)
+				f, c := cliRun(t, cli, p)
 				k := key{cli.name, p.name}
 				first[k] = append(first[k], f)
 				call[k] = append(call[k], c)
@@ -196,11 +196,11 @@ func copyPlugin(t *testing.T, from, to string, run any) string {
 	return to
 }
 
-// cliSession starts `run` on the plugin, with a home of the build's own
-// (its compile cache kept between sessions), and returns the time from
+// cliRun starts `run` on the plugin, with a home of the build's own
+// (its compile cache kept from one run to the next), and returns the time from
 // the start of the command to its first answer, then the median of
 // cliCalls more calls answered one after the other.
-func cliSession(t *testing.T, cli cliBuild, p cliPlugin) (first, call time.Duration) {
+func cliRun(t *testing.T, cli cliBuild, p cliPlugin) (first, call time.Duration) {
 	t.Helper()
 	home := cli.home
 	cmd := exec.Command(cli.path, "run", p.dir, "--secret", "token=s3cret")
