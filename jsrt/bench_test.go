@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/tetratelabs/wazero"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 )
 
 // The benchmarks compare the engine with node running the same bundle as a
@@ -111,8 +111,8 @@ func BenchmarkWarmStart(b *testing.B) {
 // it from a warm compilation cache (what a host start does after install).
 func BenchmarkFirstCompile(b *testing.B) {
 	ctx := context.Background()
-	compile := func(b *testing.B, cfg wazero.RuntimeConfig) {
-		rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+	compile := func(b *testing.B, cfg engine.RuntimeConfig) {
+		rt := engine.NewRuntime(ctx, cfg)
 		defer rt.Close(ctx)
 		if _, err := rt.CompileModule(ctx, New().Module()); err != nil {
 			b.Fatal(err)
@@ -120,15 +120,15 @@ func BenchmarkFirstCompile(b *testing.B) {
 	}
 	b.Run("no cache", func(b *testing.B) {
 		for range b.N {
-			compile(b, wazero.NewRuntimeConfig().WithCloseOnContextDone(true))
+			compile(b, engine.NewRuntimeConfig(true))
 		}
 	})
 	b.Run("cached", func(b *testing.B) {
-		cache, err := wazero.NewCompilationCacheWithDir(b.TempDir())
+		cache, err := engine.NewCompilationCacheWithDir(b.TempDir())
 		if err != nil {
 			b.Fatal(err)
 		}
-		cfg := wazero.NewRuntimeConfig().WithCloseOnContextDone(true).WithCompilationCache(cache)
+		cfg := engine.NewRuntimeConfig(true).WithCompilationCache(cache)
 		compile(b, cfg)
 		b.ResetTimer()
 		for range b.N {

@@ -12,10 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-	"github.com/tetratelabs/wazero/sys"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 )
 
 // The tests drive the engine module directly with wazero, with their own
@@ -25,8 +22,8 @@ import (
 // engineRuntime is one wazero runtime with the engine compiled, shared by
 // the tests of a configuration (compiling it is the slow part).
 type engineRuntime struct {
-	rt       wazero.Runtime
-	compiled wazero.CompiledModule
+	rt       engine.Runtime
+	compiled engine.CompiledModule
 }
 
 var (
@@ -51,9 +48,9 @@ func sharedRuntime(t testing.TB, closeOnDone bool) *engineRuntime {
 }
 
 func newEngineRuntime(ctx context.Context, closeOnDone bool) (*engineRuntime, error) {
-	cfg := wazero.NewRuntimeConfig().WithMemoryLimitPages(1024).WithCloseOnContextDone(closeOnDone)
-	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+	cfg := engine.NewRuntimeConfig(closeOnDone).WithMemoryLimitPages(1024)
+	rt := engine.NewRuntime(ctx, cfg)
+	engine.MustInstantiateWASI(ctx, rt)
 	wasm := New().Module()
 	// ESCOUADE_JSRT_WASM runs the tests and benchmarks on another build of
 	// the engine (to compare build flags).
@@ -96,13 +93,13 @@ func (b *stdinBuffer) WriteLine(s string) {
 // instance is one engine instance running a bundle.
 type instance struct {
 	t      testing.TB
-	mod    api.Module
-	turn   api.Function
-	budget api.Function
+	mod    engine.Module
+	turn   engine.Function
+	budget engine.Function
 	stdin  *stdinBuffer
 	stdout bytes.Buffer
 	stderr lockedBuffer
-	ended  error // the call error that ended it (a *sys.ExitError, a trap)
+	ended  error // the call error that ended it (a *engine.ExitError, a trap)
 }
 
 type lockedBuffer struct {
@@ -155,10 +152,10 @@ func launch(t testing.TB, src string, o instanceOptions) *instance {
 	}
 	r := sharedRuntime(t, !o.unguarded)
 	in := &instance{t: t, stdin: &stdinBuffer{}}
-	fsc := wazero.NewFSConfig().
+	fsc := engine.NewFSConfig().
 		WithFSMount(BundleFS([]byte(src), o.rel), BundleMount).
 		WithFSMount(o.plugin, PluginMount)
-	cfg := wazero.NewModuleConfig().
+	cfg := engine.NewModuleConfig().
 		WithName("").
 		WithStdin(in.stdin).WithStdout(&in.stdout).WithStderr(&in.stderr).
 		WithFSConfig(fsc).
@@ -213,7 +210,7 @@ func (in *instance) setBudget(ms uint32) {
 
 // exitCode is the proc_exit code the instance ended with, or -1.
 func (in *instance) exitCode() int {
-	var ee *sys.ExitError
+	var ee *engine.ExitError
 	if errors.As(in.ended, &ee) {
 		return int(ee.ExitCode())
 	}

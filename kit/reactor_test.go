@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/tetratelabs/wazero/sys"
 
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/internal/reactortest"
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
@@ -248,7 +248,7 @@ func TestModuleExits(t *testing.T) {
 		turn(t, m, request(1, "initialize", initializeParams2))
 		m.Append([]byte(request(2, "t/exit", `{"code":3}`) + "\n"))
 		_, err := m.Turn(testContext(t))
-		if exit := (*sys.ExitError)(nil); !errors.As(err, &exit) || exit.ExitCode() != 3 {
+		if exit := (*engine.ExitError)(nil); !errors.As(err, &exit) || exit.ExitCode() != 3 {
 			t.Errorf("turn of t/exit: %v, want exit code 3", err)
 		}
 	})
@@ -263,7 +263,7 @@ func TestModuleExits(t *testing.T) {
 		if len(got) != 2 || got[1] != result(3, "null") || !strings.HasPrefix(got[0], `{"jsonrpc":"2.0","id":2,"error":{"code":-32603,`) {
 			t.Errorf("the shutdown turn wrote %q, want shutdown's answer and t/secret's error", got)
 		}
-		if exit := (*sys.ExitError)(nil); !errors.As(err, &exit) || exit.ExitCode() != 0 {
+		if exit := (*engine.ExitError)(nil); !errors.As(err, &exit) || exit.ExitCode() != 0 {
 			t.Errorf("turn of shutdown: %v, want exit code 0", err)
 		}
 	})
@@ -275,7 +275,7 @@ func TestModuleExits(t *testing.T) {
 		if diff := cmp.Diff(result(2, "null")+"\n", string(out)); diff != "" {
 			t.Errorf("shutdown's answer (-want +got):\n%s", diff)
 		}
-		if exit := (*sys.ExitError)(nil); !errors.As(err, &exit) || exit.ExitCode() != 0 {
+		if exit := (*engine.ExitError)(nil); !errors.As(err, &exit) || exit.ExitCode() != 0 {
 			t.Errorf("turn of shutdown: %v, want exit code 0 once main returned", err)
 		}
 	})

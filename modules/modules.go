@@ -43,6 +43,9 @@ type Options struct {
 	// ProxyNow, when set, is asked at each start instead of Proxy, so that
 	// a proxy changed in Settings › Network holds from the next start.
 	ProxyNow func() string
+	// FirstCompile, when set, hears of a module's first compile into the
+	// cache, before and after (wasm.Options.FirstCompile).
+	FirstCompile func(line string)
 }
 
 // proxy is the proxy a start uses.
@@ -66,9 +69,10 @@ func NewTransport(ctx context.Context, o Options) (*wasm.Transport, error) {
 		version = host.AppVersion
 	}
 	return wasm.New(ctx, wasm.Options{
-		CacheDir:    CacheDir(o.Home),
-		HostVersion: version,
-		JS:          jsrt.New(),
+		CacheDir:     CacheDir(o.Home),
+		HostVersion:  version,
+		JS:           jsrt.New(),
+		FirstCompile: o.FirstCompile,
 	})
 }
 

@@ -46,7 +46,9 @@ func cmdRun(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := modules.Configure(context.Background(), &opts, c.moduleOptions()); err != nil {
+	mo := c.moduleOptions()
+	mo.FirstCompile = func(line string) { fmt.Fprintf(e.stderr, "escouade-plugin run: %s\n", line) }
+	if _, err := modules.Configure(context.Background(), &opts, mo); err != nil {
 		return err
 	}
 	con := &console.Console{Follow: *follow, Load: loadUpdate(c.appVersion)}

@@ -23,10 +23,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
-
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -88,13 +86,13 @@ func BenchmarkTurn(b *testing.B) {
 // in a reader, the answer in a buffer, no goroutine between.
 func directTurns(b *testing.B, fixtureName string, checks bool) {
 	ctx := context.Background()
-	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(checks))
+	r := engine.NewRuntime(ctx, engine.NewRuntimeConfig(checks))
 	defer r.Close(ctx)
-	wasi_snapshot_preview1.MustInstantiate(ctx, r)
+	engine.MustInstantiateWASI(ctx, r)
 	in := newStdin(true, 1<<20, &countingClock{})
 	var out lineSink
 	mod, err := r.InstantiateModule(ctx, mustCompile(b, r, fixture(b, fixtureName)),
-		wazero.NewModuleConfig().WithStdin(in).WithStdout(&out).WithStartFunctions("_initialize"))
+		engine.NewModuleConfig().WithStdin(in).WithStdout(&out).WithStartFunctions("_initialize"))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -119,7 +117,7 @@ type lineSink struct{ n int }
 
 func (s *lineSink) Write(p []byte) (int, error) { s.n += len(p); return len(p), nil }
 
-func mustCompile(b *testing.B, r wazero.Runtime, bin []byte) wazero.CompiledModule {
+func mustCompile(b *testing.B, r engine.Runtime, bin []byte) engine.CompiledModule {
 	cm, err := r.CompileModule(context.Background(), bin)
 	if err != nil {
 		b.Fatal(err)
@@ -260,9 +258,9 @@ func BenchmarkLoopChecks(b *testing.B) {
 	for _, checks := range []bool{true, false} {
 		b.Run(map[bool]string{true: "checks", false: "nochecks"}[checks], func(b *testing.B) {
 			ctx := context.Background()
-			r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfig().WithCloseOnContextDone(checks))
+			r := engine.NewRuntime(ctx, engine.NewRuntimeConfig(checks))
 			defer r.Close(ctx)
-			mod, err := r.InstantiateModule(ctx, mustCompile(b, r, countDown), wazero.NewModuleConfig())
+			mod, err := r.InstantiateModule(ctx, mustCompile(b, r, countDown), engine.NewModuleConfig())
 			if err != nil {
 				b.Fatal(err)
 			}

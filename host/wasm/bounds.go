@@ -72,12 +72,30 @@ func (e *boundsError) Error() string { return e.text }
 // Bytes that are not a WebAssembly binary are returned as they are, for
 // the compiler to refuse.
 func bounded(b []byte, memoryLimit uint64) ([]byte, error) {
+	return boundedAgain(b, memoryLimit, false, false)
+}
+
+// boundedAgain is bounded for a module whose function bodies may be known
+// to be within their bounds already (bodiesChecked: the same bytes passed
+// this pre-pass at this memory limit on an earlier start, checked.go).
+// The walk over every instruction of every body is most of the pre-pass
+// (over 100 ms of a Go module's start); the sections around it, and the
+// tables' bounds written into the bytes, are done again every time.
+//
+// tablesLimited says the runtime itself bounds each table to
+// maxTableEntries: a module whose one table is its own (none imported) is
+// then held to the same bound with its bytes as they are, and is not
+// copied to write a maximum into them (a Go module declares none).
+func boundedAgain(b []byte, memoryLimit uint64, bodiesChecked, tablesLimited bool) ([]byte, error) {
 	if len(b) < 8 || string(b[:4]) != "\x00asm" || string(b[4:8]) != "\x01\x00\x00\x00" {
 		return b, nil
 	}
-	p, err := measure(b, memoryLimit)
+	p, err := measureAgain(b, memoryLimit, bodiesChecked)
 	if err != nil {
 		return nil, err
+	}
+	if tablesLimited && p.tables == 1 && len(p.defined) == 1 {
+		return b, nil
 	}
 	return p.boundTables(b), nil
 }
@@ -85,7 +103,11 @@ func bounded(b []byte, memoryLimit uint64) ([]byte, error) {
 // measure runs the pre-pass over a WebAssembly binary and returns what it
 // found, up to the first bound passed.
 func measure(b []byte, memoryLimit uint64) (*prepass, error) {
-	p := &prepass{memoryLimit: memoryLimit}
+	return measureAgain(b, memoryLimit, false)
+}
+
+func measureAgain(b []byte, memoryLimit uint64, bodiesChecked bool) (*prepass, error) {
+	p := &prepass{memoryLimit: memoryLimit, bodiesChecked: bodiesChecked}
 	r := &reader{b: b, off: 8}
 	for !r.done() {
 		start := r.off
@@ -107,15 +129,16 @@ func measure(b []byte, memoryLimit uint64) (*prepass, error) {
 
 // prepass holds what the sections read so far add up to.
 type prepass struct {
-	memoryLimit  uint64
-	functions    uint64 // imported, then defined: the function index space
-	imported     uint64 // imported functions: the first defined one's index
-	tables       uint64
-	tableEntries uint64      // the initial sizes of all tables
-	defined      []tableDecl // the tables of the table section
-	tableAt      [2]int      // where the table section starts (its id) and ends in the binary
-	elements     uint64
-	locals       uint64
+	memoryLimit   uint64
+	bodiesChecked bool   // the code section passed before: not walked again
+	functions     uint64 // imported, then defined: the function index space
+	imported      uint64 // imported functions: the first defined one's index
+	tables        uint64
+	tableEntries  uint64      // the initial sizes of all tables
+	defined       []tableDecl // the tables of the table section
+	tableAt       [2]int      // where the table section starts (its id) and ends in the binary
+	elements      uint64
+	locals        uint64
 
 	// The largest of each per-function measure, for the tests that keep
 	// real modules well within the bounds.
@@ -159,6 +182,9 @@ func (p *prepass) section(id byte, body []byte) error {
 	case sectionElement:
 		err = p.elementSection(r)
 	case sectionCode:
+		if p.bodiesChecked {
+			return nil
+		}
 		err = p.codeSection(r, len(body))
 	case sectionData:
 		err = p.count(r.u32(), maxDataSegments, "data segments")
@@ -268,8 +294,10 @@ func (p *prepass) boundTables(b []byte) []byte {
 	if !lowered {
 		return b
 	}
-	out := make([]byte, 0, len(b)+16)
-	out = append(out, b[:p.tableAt[0]]...)
+	// The head is small (the table section comes early); the append of the
+	// rest allocates the whole once, and only copies into it, where a
+	// buffer made to size first is zeroed and then copied over.
+	out := append([]byte(nil), b[:p.tableAt[0]]...)
 	out = append(appendULEB(append(out, sectionTable), uint64(len(payload))), payload...)
 	return append(out, b[p.tableAt[1]:]...)
 }

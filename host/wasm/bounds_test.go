@@ -80,9 +80,11 @@ func TestBoundsRefuse(t *testing.T) {
 	}
 }
 
-// A table declared without a maximum gets one: a grow of 2^27 entries (1
-// GiB of host memory) fails as the format lets any grow fail, and the
-// instance goes on.
+// A table declared without a maximum is bounded: a grow of 2^27 entries
+// (1 GiB of host memory) fails as the format lets any grow fail, and the
+// instance goes on. The module's one table is bounded by the runtime's
+// own table limit (its bytes kept as they are); TestBoundTables holds the
+// maxima written into a module of several.
 func TestTableGrowFails(t *testing.T) {
 	tr := newTransport(t, Options{})
 	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, tableGrows, nil)})
@@ -133,6 +135,34 @@ func FuzzBounded(f *testing.F) {
 		}
 		if !bytes.Equal(again, out) {
 			t.Fatalf("bounded module changed again")
+		}
+	})
+}
+
+// A later start's shortcuts (the bodies not walked again, a single table
+// left to the runtime's limit) pass every module the whole pre-pass
+// passes, and hand the compiler either the same bytes as the pre-pass or
+// the module as it is.
+func FuzzBoundedAgain(f *testing.F) {
+	for _, m := range [][]byte{manyLocals, deepBlocks, hugeTable, manyElements, tableGrows, loopsInStart, exitsWith7, hugeMemory} {
+		f.Add(m)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out, err := bounded(b, 64<<20)
+		if err != nil {
+			return
+		}
+		for _, tablesLimited := range []bool{false, true} {
+			again, err := boundedAgain(b, 64<<20, true, tablesLimited)
+			if err != nil {
+				t.Fatalf("a module the pre-pass passed is refused on a later start (tables limited %v): %v", tablesLimited, err)
+			}
+			if !tablesLimited && !bytes.Equal(again, out) {
+				t.Fatal("a later start wrote other tables' maxima than the first")
+			}
+			if tablesLimited && !bytes.Equal(again, out) && !bytes.Equal(again, b) {
+				t.Fatal("a later start changed the module other than the pre-pass does")
+			}
 		}
 	})
 }

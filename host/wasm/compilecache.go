@@ -25,12 +25,22 @@ func (t *Transport) cacheEntries() int {
 func CachedModules(cacheDir, hostVersion string) int {
 	n := 0
 	_ = filepath.WalkDir(CacheFolder(cacheDir, hostVersion), func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.IsDir() && d.Name() == checkedFolder {
+			return filepath.SkipDir // the pre-pass's marks, not compiled code
+		}
 		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(d.Name(), ".tmp") {
 			n++
 		}
 		return nil
 	})
 	return n
+}
+
+// firstCompileLine says, before a module's first compile, what the wait
+// is and that it is once: a module is compiled to machine code on its
+// first start (seconds for a Go module), then read back from the cache.
+func firstCompileLine(src source) string {
+	return fmt.Sprintf("compiling %s (%s) to machine code for its first start; this is done once, then it is kept in the compile cache…", src.name, sizeText(len(src.bytes)))
 }
 
 // preparingLine is the progress line of a compile that lasts: it cannot

@@ -9,16 +9,13 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/sys"
-
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// moduleInstance is an instantiated module (api.Module).
-type moduleInstance = api.Module
+// moduleInstance is an instantiated module (engine.Module).
+type moduleInstance = engine.Module
 
 // instance is one running module: a transport.Program. Its goroutine (run)
 // owns the wazero module; the other methods are safe for concurrent use.
@@ -174,7 +171,7 @@ func isPanicLine(line string) bool {
 }
 
 // run is the instance's goroutine, from instantiation to the end.
-func (i *instance) run(life context.Context, cfg wazero.ModuleConfig, started chan<- error) {
+func (i *instance) run(life context.Context, cfg engine.ModuleConfig, started chan<- error) {
 	defer close(i.done)
 	defer i.t.untrack(i)
 	defer i.cancel()
@@ -247,7 +244,7 @@ func (i *instance) start(mod moduleInstance, t turn) error {
 
 // turn is a reactor's exports, with a stack reused by every call.
 type turn struct {
-	fn, budget api.Function
+	fn, budget engine.Function
 	stack      []uint64
 }
 
@@ -267,7 +264,7 @@ func (i *instance) turn(t turn, limit time.Duration) error {
 
 // call runs fn in a turn; a command's stdin reads end and start turns
 // inside it.
-func (i *instance) call(fn api.Function, stack []uint64) error {
+func (i *instance) call(fn engine.Function, stack []uint64) error {
 	i.clock.begin()
 	defer i.clock.pause()
 	return fn.CallWithStack(i.ctx, stack)
@@ -284,10 +281,14 @@ func (i *instance) exitOf(err error) transport.Exit {
 	if reason.Kind != transport.Running {
 		return reason
 	}
-	var exit *sys.ExitError
+	var exit *engine.ExitError
 	switch {
 	case err == nil:
 		return transport.Exit{Kind: transport.Exited}
+	case engine.ContextEnded(err):
+		// Only the host ends the context of a call, and it says why
+		// first; a call ended without a reason is the turn clock's.
+		return transport.Exit{Kind: transport.TurnTooLong, Limit: i.clock.lastLimit()}
 	case errors.As(err, &exit) && exit.ExitCode() == 0:
 		return transport.Exit{Kind: transport.Exited}
 	case panicLine == "fatal error: out of memory":

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/experimental"
-
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -58,8 +56,8 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 // its files, the real clocks, the host's CSPRNG, one argument, no
 // environment; no start function, since the instance's goroutine calls
 // _initialize or _start itself.
-func (i *instance) config(name, arg0 string, fsc wazero.FSConfig) wazero.ModuleConfig {
-	return wazero.NewModuleConfig().
+func (i *instance) config(name, arg0 string, fsc engine.FSConfig) engine.ModuleConfig {
+	return engine.NewModuleConfig().
 		WithName(name).
 		WithArgs(arg0).
 		WithStartFunctions().
@@ -79,12 +77,12 @@ func journalOf(spec transport.LaunchSpec) func(string) {
 }
 
 // mounts is an instance's file system: /plugin, and /bundle for run.js.
-func (t *Transport) mounts(m *manifest.Manifest, journal func(string)) (wazero.FSConfig, error) {
+func (t *Transport) mounts(m *manifest.Manifest, journal func(string)) (engine.FSConfig, error) {
 	files, err := pluginFiles(m.Dir, t.o.FileLimit, t.o.FilesLimit, journal)
 	if err != nil {
 		return nil, err
 	}
-	fsc := wazero.NewFSConfig().WithFSMount(files, PluginMount)
+	fsc := engine.NewFSConfig().WithFSMount(files, PluginMount)
 	if m.Run.Kind() != manifest.RunJS {
 		return fsc, nil
 	}
@@ -106,13 +104,13 @@ func argv0(m *manifest.Manifest) string {
 // instantiate makes the instance's module on its goroutine. A module
 // whose memory starts past the limit makes wazero panic on the nil the
 // allocator returns: that is an error here.
-func (i *instance) instantiate(cfg wazero.ModuleConfig) (mod moduleInstance, err error) {
+func (i *instance) instantiate(cfg engine.ModuleConfig) (mod moduleInstance, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("its module needs more memory at start than its limit of %d MB", i.t.o.Memory>>20)
 		}
 	}()
-	ctx := experimental.WithMemoryAllocator(i.ctx, memoryAllocator{limit: i.t.o.Memory, refused: i.outOfMemory})
+	ctx := engine.WithMemoryAllocator(i.ctx, memoryAllocator{limit: i.t.o.Memory, refused: i.outOfMemory})
 	m, err := i.mod.rt.r.InstantiateModule(ctx, i.mod.compiled, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("its module does not start: %s", firstLine(err.Error()))

@@ -10,8 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tetratelabs/wazero"
-
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -41,9 +40,9 @@ const (
 type module struct {
 	ready    chan struct{} // closed once compiled or failed
 	err      error
-	compiled wazero.CompiledModule
+	compiled engine.CompiledModule
 	shape    shape
-	rt       *wazeroRuntime
+	rt       *engineRuntime
 	users    int // plugin folders whose module it is now
 }
 
@@ -51,14 +50,15 @@ type module struct {
 // runtime (the JS engine's may be another).
 type moduleKey struct {
 	hash string
-	rt   *wazeroRuntime
+	rt   *engineRuntime
 }
 
 // source is what a manifest runs: a module's bytes, on a runtime.
 type source struct {
 	name  string // for progress lines: "plugin.wasm", "the JS engine"
 	bytes []byte
-	rt    *wazeroRuntime
+	hash  string // the bytes' SHA-256, in hex
+	rt    *engineRuntime
 }
 
 // module returns the plugin's compiled module, compiling it the first
@@ -68,7 +68,8 @@ func (t *Transport) module(ctx context.Context, m *manifest.Manifest, progress f
 	if err != nil {
 		return nil, err
 	}
-	key := moduleKey{hash: digest(src.bytes), rt: src.rt}
+	src.hash = digest(src.bytes)
+	key := moduleKey{hash: src.hash, rt: src.rt}
 	mod, fresh, err := t.entry(m.Dir, key)
 	if err != nil {
 		return nil, err
@@ -200,8 +201,18 @@ func (t *Transport) forget(key moduleKey, mod *module) {
 func (t *Transport) compile(ctx context.Context, mod *module, src source, progress func(string)) {
 	defer close(mod.ready)
 	t.compiles.Add(1)
-	if src.bytes, mod.err = bounded(src.bytes, t.o.Memory); mod.err != nil {
+	checked := t.bodiesChecked(src.hash)
+	if src.bytes, mod.err = boundedAgain(src.bytes, t.o.Memory, checked, src.rt.tablesLimited); mod.err != nil {
 		return
+	}
+	if !checked && t.o.CacheDir != "" && t.o.FirstCompile != nil {
+		began := time.Now()
+		t.o.FirstCompile(firstCompileLine(src))
+		defer func() {
+			if mod.err == nil {
+				t.o.FirstCompile(fmt.Sprintf("compiled %s in %s; it is kept in the compile cache, and the next start reads it back", src.name, spentText(time.Since(began))))
+			}
+		}()
 	}
 	cm, err := t.compileShowing(ctx, src, progress)
 	if err != nil {
@@ -213,13 +224,14 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 		return
 	}
 	mod.compiled = cm
+	t.rememberChecked(src.hash)
 }
 
 // compileShowing compiles src; past Options.ProgressAfter it says what it
 // compiles, then, once done, how long it took.
-func (t *Transport) compileShowing(ctx context.Context, src source, progress func(string)) (wazero.CompiledModule, error) {
+func (t *Transport) compileShowing(ctx context.Context, src source, progress func(string)) (engine.CompiledModule, error) {
 	type result struct {
-		cm  wazero.CompiledModule
+		cm  engine.CompiledModule
 		err error
 	}
 	done := make(chan result, 1)

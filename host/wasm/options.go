@@ -25,6 +25,9 @@ type Options struct {
 	// engine that stops its own runaway turns (escouade-budget). The
 	// transport still ends such an instance at the turn limit, but only
 	// once the engine returns. Default: the same runtime as every module.
+	// On a runtime whose code always checks (engine.AlwaysChecks, the
+	// case of wazy) the second runtime checks too, and a Stop ends a
+	// running call as on the first.
 	JSWithoutCloseOnContextDone bool
 
 	// Memory is the linear memory of an instance; default 64 MB.
@@ -60,6 +63,12 @@ type Options struct {
 	// ProgressAfter is how long a compile runs before a progress line says
 	// so; default 500 ms.
 	ProgressAfter time.Duration
+	// FirstCompile, when set, is told of a module compiled for the first
+	// time into the cache on disk (none of its marks there: checked.go):
+	// a line before, saying what the wait is, and one after with its
+	// time. A read of the cache says nothing. The CLI's run writes them
+	// on stderr.
+	FirstCompile func(line string)
 }
 
 // Engine is a JS runtime built to WebAssembly (package jsrt provides one):

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 )
 
 // shape is how the host drives a module (docs/protocol.md#turns).
@@ -28,7 +27,7 @@ const (
 // Escouade does not provide (named as module.name), a memory that starts
 // past the limit, an export of the host's with another signature, or no
 // entry point.
-func checkModule(cm wazero.CompiledModule, have provided, memoryLimit uint64) (shape, error) {
+func checkModule(cm engine.CompiledModule, have provided, memoryLimit uint64) (shape, error) {
 	if err := checkImports(cm, have); err != nil {
 		return 0, err
 	}
@@ -36,7 +35,7 @@ func checkModule(cm wazero.CompiledModule, have provided, memoryLimit uint64) (s
 		return 0, err
 	}
 	exports := cm.ExportedFunctions()
-	for name, want := range map[string][]api.ValueType{turnExport: nil, budgetExport: {api.ValueTypeI32}, initializeExport: nil, startExport: nil} {
+	for name, want := range map[string][]engine.ValueType{turnExport: nil, budgetExport: {engine.ValueTypeI32}, initializeExport: nil, startExport: nil} {
 		if def, ok := exports[name]; ok && (!slices.Equal(def.ParamTypes(), want) || len(def.ResultTypes()) != 0) {
 			return 0, fmt.Errorf("its module exports %s as %s; Escouade calls it as %s", name, signature(def.ParamTypes(), def.ResultTypes()), signature(want, nil))
 		}
@@ -52,7 +51,7 @@ func checkModule(cm wazero.CompiledModule, have provided, memoryLimit uint64) (s
 	return 0, fmt.Errorf("its module exports neither %s (a reactor) nor %s (a command)", turnExport, startExport)
 }
 
-func checkImports(cm wazero.CompiledModule, have provided) error {
+func checkImports(cm engine.CompiledModule, have provided) error {
 	for _, def := range cm.ImportedFunctions() {
 		module, name, _ := def.Import()
 		got, ok := have[module][name]
@@ -71,7 +70,7 @@ func checkImports(cm wazero.CompiledModule, have provided) error {
 	return nil
 }
 
-func checkMemory(cm wazero.CompiledModule, limit uint64) error {
+func checkMemory(cm engine.CompiledModule, limit uint64) error {
 	for _, def := range cm.ExportedMemories() {
 		if start := uint64(def.Min()) << 16; start > limit {
 			return fmt.Errorf("its module needs %d MB of memory at start, past its limit of %d MB", start>>20, limit>>20)
@@ -81,17 +80,17 @@ func checkMemory(cm wazero.CompiledModule, limit uint64) error {
 }
 
 // signature writes a function type as WebAssembly text does: "(i32) -> ()".
-func signature(params, results []api.ValueType) string {
+func signature(params, results []engine.ValueType) string {
 	return list(params) + " -> " + list(results)
 }
 
-func list(types []api.ValueType) string {
+func list(types []engine.ValueType) string {
 	s := "("
 	for i, t := range types {
 		if i > 0 {
 			s += ", "
 		}
-		s += api.ValueTypeName(t)
+		s += engine.ValueTypeName(t)
 	}
 	return s + ")"
 }

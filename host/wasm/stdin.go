@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 )
 
 // turnClock is told when an instance waits for the host and when it runs
@@ -145,7 +145,7 @@ func (s *stdin) read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		if s.reactor || s.nonblock {
-			return 0, experimentalsys.EAGAIN
+			return 0, engine.EAGAIN
 		}
 		s.waitInput(nil)
 	}
@@ -186,9 +186,9 @@ func (s *stdin) waitInput(expired *bool) {
 // a reader that implements experimental/sys.Pollable). A command's poll
 // waits up to timeoutMillis (negative: no limit), its turn clock stopped;
 // a reactor's never waits.
-func (s *stdin) Poll(flag experimentalsys.Pflag, timeoutMillis int32) (bool, experimentalsys.Errno) {
-	if flag != experimentalsys.POLLIN {
-		return false, experimentalsys.ENOTSUP
+func (s *stdin) Poll(flag engine.Pflag, timeoutMillis int32) (bool, engine.Errno) {
+	if flag != engine.POLLIN {
+		return false, engine.ENOTSUP
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 )
 
 // countingClock counts the turns stdio starts and ends.
@@ -29,10 +30,10 @@ func TestStdinReactor(t *testing.T) {
 	if _, err := in.Write([]byte("half")); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := in.Read(buf); n != 0 || !errors.Is(err, experimentalsys.EAGAIN) {
+	if n, err := in.Read(buf); n != 0 || !errors.Is(err, engine.EAGAIN) {
 		t.Fatalf("read of half a line: %d, %v; want EAGAIN", n, err)
 	}
-	if ready, errno := in.Poll(experimentalsys.POLLIN, -1); ready || errno != 0 {
+	if ready, errno := in.Poll(engine.POLLIN, -1); ready || errno != 0 {
 		t.Fatalf("poll of half a line: %v, %v; want not ready at once", ready, errno)
 	}
 	if _, err := in.Write([]byte(" line\nnext")); err != nil {
@@ -83,18 +84,18 @@ func TestStdinCommand(t *testing.T) {
 	if s := <-got; s != "line\n" {
 		t.Fatalf("read %q", s)
 	}
-	if ready, _ := in.Poll(experimentalsys.POLLIN, 1); ready {
+	if ready, _ := in.Poll(engine.POLLIN, 1); ready {
 		t.Error("poll of an empty stdin ready")
 	}
 	if p, r := clock.pauses.Load(), clock.resumes.Load(); r != p+1 {
 		t.Errorf("%d pauses, %d resumes; want a wake after each wait, and a turn for the read", p, r)
 	}
 	in.setNonblocking(true)
-	if _, err := in.Read(make([]byte, 8)); !errors.Is(err, experimentalsys.EAGAIN) {
+	if _, err := in.Read(make([]byte, 8)); !errors.Is(err, engine.EAGAIN) {
 		t.Errorf("non-blocking read: %v, want EAGAIN", err)
 	}
 	in.abort()
-	if ready, _ := in.Poll(experimentalsys.POLLIN, -1); !ready {
+	if ready, _ := in.Poll(engine.POLLIN, -1); !ready {
 		t.Error("poll after abort not ready")
 	}
 	if run, _ := in.next(); run {

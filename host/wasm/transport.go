@@ -11,21 +11,20 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/tetratelabs/wazero"
-
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // Transport runs modules; it implements transport.Transport. It owns one
-// wazero.Runtime (two when Options.JSWithoutCloseOnContextDone) and the
+// engine.Runtime (two when Options.JSWithoutCloseOnContextDone) and the
 // compile cache; Close releases them. Its methods are safe for concurrent
 // use.
 type Transport struct {
 	o     Options
-	cache wazero.CompilationCache
-	rt    *wazeroRuntime // every module
-	js    *wazeroRuntime // the JS engine's: rt unless it runs without checks
+	cache engine.CompilationCache
+	rt    *engineRuntime // every module
+	js    *engineRuntime // the JS engine's: rt unless it runs without checks
 
 	mu      sync.Mutex
 	modules map[moduleKey]*module
@@ -37,11 +36,15 @@ type Transport struct {
 	compiles  atomic.Int64 // modules compiled (a cache hit on disk counts too)
 }
 
-// wazeroRuntime is a wazero.Runtime with the host modules instantiated in it.
-type wazeroRuntime struct {
-	r      wazero.Runtime
+// engineRuntime is a engine.Runtime with the host modules instantiated in it.
+type engineRuntime struct {
+	r      engine.Runtime
 	have   provided
 	checks bool // compiled with termination checks: a close stops a running call
+	// tablesLimited says the runtime bounds each table to maxTableEntries,
+	// the pre-pass's bound of all tables together: a module of one table
+	// then needs no maximum written into its bytes (bounds.go).
+	tablesLimited bool
 }
 
 var _ transport.Transport = (*Transport)(nil)
@@ -73,8 +76,10 @@ func New(ctx context.Context, o Options) (*Transport, error) {
 	return t, nil
 }
 
-// CacheFolder is where compiled code is kept for a host version: a new
-// version starts an empty folder, so an update of the host recompiles.
+// CacheFolder is where compiled code is kept for a host version and the
+// runtime that compiled it: a new version of either starts an empty
+// folder, so an update of the host or a change of runtime recompiles
+// rather than read code another build wrote.
 func CacheFolder(cacheDir, hostVersion string) string {
 	v := strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == ':' {
@@ -82,14 +87,14 @@ func CacheFolder(cacheDir, hostVersion string) string {
 		}
 		return r
 	}, orDefault(hostVersion, defaultHostVersion))
-	return filepath.Join(cacheDir, "host-"+v)
+	return filepath.Join(cacheDir, "host-"+v+"-"+engine.Name+"-"+engine.Version)
 }
 
-func newCache(o Options) (wazero.CompilationCache, error) {
+func newCache(o Options) (engine.CompilationCache, error) {
 	if o.CacheDir == "" {
-		return wazero.NewCompilationCache(), nil
+		return engine.NewCompilationCache(), nil
 	}
-	c, err := wazero.NewCompilationCacheWithDir(CacheFolder(o.CacheDir, o.HostVersion))
+	c, err := engine.NewCompilationCacheWithDir(CacheFolder(o.CacheDir, o.HostVersion))
 	if err != nil {
 		return nil, fmt.Errorf("open the WASM compile cache: %w", err)
 	}
@@ -98,17 +103,15 @@ func newCache(o Options) (wazero.CompilationCache, error) {
 
 // newRuntime makes a runtime. checks compiles modules with wazero's
 // termination checks, which let the host stop a runaway turn.
-func newRuntime(ctx context.Context, cache wazero.CompilationCache, checks bool) (*wazeroRuntime, error) {
-	cfg := wazero.NewRuntimeConfig().
-		WithCloseOnContextDone(checks).
-		WithCompilationCache(cache)
-	r := wazero.NewRuntimeWithConfig(ctx, cfg)
+func newRuntime(ctx context.Context, cache engine.CompilationCache, checks bool) (*engineRuntime, error) {
+	cfg, tablesLimited := engine.WithTableLimit(engine.NewRuntimeConfig(checks).WithCompilationCache(cache), maxTableEntries)
+	r := engine.NewRuntime(ctx, cfg)
 	have, err := instantiateHostModules(ctx, r)
 	if err != nil {
 		_ = r.Close(ctx)
 		return nil, err
 	}
-	return &wazeroRuntime{r: r, have: have, checks: checks}, nil
+	return &engineRuntime{r: r, have: have, checks: checks || engine.AlwaysChecks, tablesLimited: tablesLimited}, nil
 }
 
 // Close ends every instance still running (the host stops them first; this

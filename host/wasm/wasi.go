@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/api"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 )
 
 // Names of the host modules a module may import (docs/protocol.md#loading-and-compiling).
 const (
-	wasiModule = wasi_snapshot_preview1.ModuleName
+	wasiModule = engine.WASIModuleName
 	hostModule = "escouade"
 )
 
@@ -27,7 +25,7 @@ const (
 // provided lists, per host module, the functions it exports with their
 // signature: what a module's imports are checked against before it is
 // compiled.
-type provided map[string]map[string]api.FunctionDefinition
+type provided map[string]map[string]engine.FunctionDefinition
 
 // instantiateHostModules instantiates, in r, wasi_snapshot_preview1 and the
 // host's own module "escouade", and returns what they provide.
@@ -38,15 +36,15 @@ type provided map[string]map[string]api.FunctionDefinition
 // fd_fdstat_get says FD_NONBLOCK (os.NewFile checks it). The functions are
 // taken from the definitions of wazero's compiled host module and called
 // with the guest's module, exactly as wazero calls them.
-func instantiateHostModules(ctx context.Context, r wazero.Runtime) (provided, error) {
-	compiled, err := wasi_snapshot_preview1.NewBuilder(r).Compile(ctx)
+func instantiateHostModules(ctx context.Context, r engine.Runtime) (provided, error) {
+	compiled, err := engine.CompileWASI(ctx, r)
 	if err != nil {
 		return nil, fmt.Errorf("compile WASI: %w", err)
 	}
 	defer compiled.Close(ctx)
 	b := r.NewHostModuleBuilder(wasiModule)
 	for name, def := range compiled.ExportedFunctions() {
-		fn, ok := def.GoFunction().(api.GoModuleFunction)
+		fn, ok := def.GoFunction().(engine.GoModuleFunction)
 		if !ok {
 			return nil, fmt.Errorf("WASI function %s is not a Go function", name)
 		}
@@ -66,14 +64,14 @@ func instantiateHostModules(ctx context.Context, r wazero.Runtime) (provided, er
 	if err != nil {
 		return nil, fmt.Errorf("compile WASI: %w", err)
 	}
-	if _, err := r.InstantiateModule(ctx, wasi, wazero.NewModuleConfig().WithName(wasiModule)); err != nil {
+	if _, err := r.InstantiateModule(ctx, wasi, engine.NewModuleConfig().WithName(wasiModule)); err != nil {
 		return nil, fmt.Errorf("instantiate WASI: %w", err)
 	}
 	own, err := r.NewHostModuleBuilder(hostModule).Compile(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("compile %s: %w", hostModule, err)
 	}
-	if _, err := r.InstantiateModule(ctx, own, wazero.NewModuleConfig().WithName(hostModule)); err != nil {
+	if _, err := r.InstantiateModule(ctx, own, engine.NewModuleConfig().WithName(hostModule)); err != nil {
 		return nil, fmt.Errorf("instantiate %s: %w", hostModule, err)
 	}
 	return provided{wasiModule: wasi.ExportedFunctions(), hostModule: own.ExportedFunctions()}, nil
@@ -81,8 +79,8 @@ func instantiateHostModules(ctx context.Context, r wazero.Runtime) (provided, er
 
 // fdstatGet adds FD_NONBLOCK to fd 0's flags when the instance's stdin is
 // non-blocking.
-func fdstatGet(orig api.GoModuleFunction) api.GoModuleFunction {
-	return api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+func fdstatGet(orig engine.GoModuleFunction) engine.GoModuleFunction {
+	return engine.GoModuleFunc(func(ctx context.Context, mod engine.Module, stack []uint64) {
 		fd, at := int32(stack[0]), uint32(stack[1])
 		orig.Call(ctx, mod, stack)
 		in := stdinOf(ctx)
@@ -97,8 +95,8 @@ func fdstatGet(orig api.GoModuleFunction) api.GoModuleFunction {
 
 // fdstatSetFlags lets a command switch fd 0 between blocking and
 // non-blocking; other flags, fds and a reactor's fd 0 go to wazero.
-func fdstatSetFlags(orig api.GoModuleFunction) api.GoModuleFunction {
-	return api.GoModuleFunc(func(ctx context.Context, mod api.Module, stack []uint64) {
+func fdstatSetFlags(orig engine.GoModuleFunction) engine.GoModuleFunction {
+	return engine.GoModuleFunc(func(ctx context.Context, mod engine.Module, stack []uint64) {
 		fd, flags := int32(stack[0]), uint16(stack[1])
 		in := stdinOf(ctx)
 		if fd != fdStdin || in == nil || flags&^(fdFlagNonblck|fdFlagAppend) != 0 || !in.setNonblocking(flags&fdFlagNonblck != 0) {

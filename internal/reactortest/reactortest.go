@@ -32,8 +32,7 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 )
 
 // TurnExport is the reactor's turn function.
@@ -57,15 +56,15 @@ func Build(pkg, out string) error {
 // Runtime compiles and runs modules; one serves a whole test binary, so a
 // module is compiled once.
 type Runtime struct {
-	rt wazero.Runtime
+	rt engine.Runtime
 }
 
 // NewRuntime returns a runtime with the WASI preview 1 functions and the
 // 64 MB memory limit.
 func NewRuntime(ctx context.Context) *Runtime {
-	cfg := wazero.NewRuntimeConfigCompiler().WithMemoryLimitPages(memoryPages).WithCloseOnContextDone(true)
-	rt := wazero.NewRuntimeWithConfig(ctx, cfg)
-	wasi_snapshot_preview1.MustInstantiate(ctx, rt)
+	cfg := engine.NewRuntimeConfig(true).WithMemoryLimitPages(memoryPages)
+	rt := engine.NewRuntime(ctx, cfg)
+	engine.MustInstantiateWASI(ctx, rt)
 	return &Runtime{rt: rt}
 }
 
@@ -75,7 +74,7 @@ func (r *Runtime) Close(ctx context.Context) error { return r.rt.Close(ctx) }
 // Code is a compiled module.
 type Code struct {
 	rt   *Runtime
-	code wazero.CompiledModule
+	code engine.CompiledModule
 }
 
 // Compile compiles the module in the file path.
@@ -120,11 +119,11 @@ func (c *Code) Start(ctx context.Context, o Options) (*Module, error) {
 	if stderr == nil {
 		stderr = io.Discard
 	}
-	fsConfig := wazero.NewFSConfig()
+	fsConfig := engine.NewFSConfig()
 	if o.PluginDir != "" {
 		fsConfig = fsConfig.WithReadOnlyDirMount(o.PluginDir, "/plugin")
 	}
-	cfg := wazero.NewModuleConfig().WithName("").
+	cfg := engine.NewModuleConfig().WithName("").
 		WithStdin(m.in).WithStdout(&m.out).WithStderr(stderr).
 		WithFSConfig(fsConfig).WithRandSource(rand.Reader).
 		WithSysWalltime().WithSysNanotime().WithSysNanosleep().
@@ -156,7 +155,7 @@ func (m *Module) Appended() <-chan struct{} { return m.in.appended }
 func (m *Module) Unread() int { return m.in.unread() }
 
 // Turn calls escouade-turn and returns what the module wrote to stdout
-// during it. An error is the instance ending (a *sys.ExitError for
+// during it. An error is the instance ending (a *engine.ExitError for
 // proc_exit) or trapping; what it wrote before is still returned. Turns
 // must not overlap.
 func (m *Module) Turn(ctx context.Context) ([]byte, error) {

@@ -194,17 +194,30 @@ func (f *File) Info() fs.FileInfo { return f.info }
 // ReadAll reads the whole file, never more than its limit: a file that
 // grew past the limit since it was opened is refused.
 func (f *File) ReadAll() ([]byte, error) {
-	var buf bytes.Buffer
 	// Room for the whole file and the read that finds its end, so a file
-	// of the size fstat said is read without growing the buffer.
-	buf.Grow(int(f.info.Size()) + bytes.MinRead)
-	if _, err := buf.ReadFrom(io.LimitReader(f.f, f.limit+1)); err != nil {
-		return nil, systemError(f.name, err)
+	// of the size fstat said is read without growing the buffer. make,
+	// unlike bytes.Buffer's Grow, does not zero memory fresh from the
+	// system before the read writes over it (a 4 MB module's read was
+	// half zeroing).
+	buf := make([]byte, 0, min(f.info.Size(), f.limit)+bytes.MinRead)
+	r := io.LimitReader(f.f, f.limit+1)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)] // a file that grew: room for more
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, systemError(f.name, err)
+		}
 	}
-	if int64(buf.Len()) > f.limit {
-		return nil, &Error{Name: f.name, Kind: ErrTooLarge, Size: int64(buf.Len()), Limit: f.limit, Grew: true}
+	if int64(len(buf)) > f.limit {
+		return nil, &Error{Name: f.name, Kind: ErrTooLarge, Size: int64(len(buf)), Limit: f.limit, Grew: true}
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 // WriteTo streams the file to w, never more than its limit, for a reader
