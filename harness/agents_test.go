@@ -243,3 +243,29 @@ func FuzzSplitID(f *testing.F) {
 		}
 	})
 }
+
+// The Harness menu lists the described harnesses of enabled plugins, with
+// the modes caps.modes offers and the models.
+func TestAgentsHarnessesMenu(t *testing.T) {
+	home := t.TempDir()
+	installFake(t, home)
+	a := openAgents(t, home, "")
+	got, err := a.Harnesses()
+	if err != nil || len(got) != 1 {
+		t.Fatalf("Harnesses: %+v, %v", got, err)
+	}
+	c := got[0]
+	var modes, models []string
+	for _, m := range c.Modes {
+		modes = append(modes, m.ID)
+	}
+	for _, m := range c.Models {
+		models = append(models, m.ID+"="+m.Label)
+	}
+	diff(t, "choice", []string{fakeHarnessID, "Fake ACP", "default acceptEdits bypassPermissions readOnly", "fake-small=Fake small fake-large=Fake large"},
+		[]string{c.ID, c.Name, strings.Join(modes, " "), strings.Join(models, " ")})
+	setFakeDisabled(t, home, true)
+	if got, _ := a.Harnesses(); len(got) != 0 {
+		t.Errorf("a disabled plugin's harness is offered: %+v", got)
+	}
+}

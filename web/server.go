@@ -51,6 +51,7 @@ type Server struct {
 	tmpl    *template.Template
 	mux     *http.ServeMux
 	states  *broker
+	ag      *agentsView // the Agents page (agents.go)
 	changes sync.Mutex // one user change at a time: registry, settings, host
 
 	syncing sync.Mutex // one sync at a time: a plugin is added once
@@ -88,6 +89,9 @@ func New(opts Options) (*Server, error) {
 		s.tmpl = tmpl
 		_, err = s.sync(context.Background())
 	}
+	if err == nil {
+		s.ag, err = s.openAgents()
+	}
 	if err != nil {
 		s.host.Close(context.Background()) // the journals it opened
 		return nil, err
@@ -110,6 +114,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Close ends the live streams and closes the host as Host.Close does:
 // shutdown to every running plugin, then each program stopped.
 func (s *Server) Close(ctx context.Context) error {
+	s.ag.close(ctx)
 	s.states.close()
 	return s.host.Close(ctx)
 }
@@ -132,6 +137,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /plugins/{id}/enable", s.postSwitch("enable"))
 	m.HandleFunc("POST /plugins/{id}/disable", s.postSwitch("disable"))
 	m.HandleFunc("POST /plugins/{id}/uninstall", s.postSwitch("uninstall"))
+	s.agentRoutes(m)
 	s.mux = m
 }
 

@@ -1,0 +1,166 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/harness/term"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
+)
+
+// itemView is a conversation item as the Agents page draws it: only the
+// fields it shows, every text from the agent escaped as the journal's
+// lines are (control and bidirectional characters written out, line
+// breaks kept), diffs as their lines. The page puts each text in the
+// document as text, never as markup.
+type itemView struct {
+	Type        string          `json:"type"`
+	Request     string          `json:"request,omitempty"`
+	MessageID   string          `json:"messageId,omitempty"`
+	Text        string          `json:"text,omitempty"`
+	ID          string          `json:"id,omitempty"`
+	Name        string          `json:"name,omitempty"`
+	Title       string          `json:"title,omitempty"`
+	Status      string          `json:"status,omitempty"`
+	Parent      string          `json:"parent,omitempty"`
+	Error       string          `json:"error,omitempty"`
+	Description string          `json:"description,omitempty"`
+	Locations   []string        `json:"locations,omitempty"`
+	Diffs       []diffView      `json:"diffs,omitempty"`
+	Options     []optionView    `json:"options,omitempty"`
+	Questions   []questionView  `json:"questions,omitempty"`
+	Answers     [][]string      `json:"answers,omitempty"`
+	Kind        string          `json:"kind,omitempty"`
+	Option      string          `json:"option,omitempty"`
+	Outcome     string          `json:"outcome,omitempty"`
+	Mode        string          `json:"mode,omitempty"`
+	AppMode     string          `json:"appMode,omitempty"`
+	Model       string          `json:"model,omitempty"`
+	StopReason  string          `json:"stopReason,omitempty"`
+	Usage       *acp.Usage      `json:"usage,omitempty"`
+	Line        string          `json:"line,omitempty"` // the one line of the other kinds
+	History     bool            `json:"history,omitempty"`
+	Entries     []planEntryView `json:"entries,omitempty"`
+}
+
+type diffView struct {
+	Path  string   `json:"path"`
+	Lines []string `json:"lines"` // " " kept, "-" removed, "+" added
+}
+
+type optionView struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+}
+
+type questionView struct {
+	Question    string   `json:"question"`
+	Header      string   `json:"header,omitempty"`
+	Options     []string `json:"options"`
+	MultiSelect bool     `json:"multiSelect"`
+}
+
+type planEntryView struct {
+	Content string `json:"content"`
+	Status  string `json:"status,omitempty"`
+}
+
+// safe escapes a text of the agent line by line, as the journal does.
+func safe(s string) string {
+	if !strings.Contains(s, "\n") {
+		return safetext.KeepTabs(s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = safetext.KeepTabs(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+func safeAll(list []string) []string {
+	if list == nil {
+		return nil
+	}
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = safe(s)
+	}
+	return out
+}
+
+// viewOf is what the page gets of an item.
+func viewOf(it acp.Item) itemView {
+	v := itemView{
+		Type: it.Type, Request: safe(it.Request), MessageID: safe(it.MessageID), Text: safe(it.Text),
+		ID: safe(it.ID), Name: safe(it.Name), Title: safe(it.Title), Status: safe(it.Status), Parent: safe(it.Parent),
+		Error: safe(it.Error), Description: safe(it.Description), Locations: safeAll(it.Locations),
+		Kind: safe(it.Kind), Option: safe(it.Option), Outcome: safe(it.Outcome), Mode: safe(it.Mode),
+		AppMode: safe(it.AppMode), Model: safe(it.Model), StopReason: safe(it.StopReason), Usage: it.Usage,
+		History: it.History,
+	}
+	for _, d := range it.Diffs {
+		v.Diffs = append(v.Diffs, diffView{Path: safe(d.Path), Lines: safeAll(term.DiffLines(d.OldText, d.NewText))})
+	}
+	for _, o := range it.Options {
+		v.Options = append(v.Options, optionView{ID: safe(o.ID), Name: safe(o.Name), Kind: safe(o.Kind)})
+	}
+	for _, q := range it.Questions {
+		qv := questionView{Question: safe(q.Question), Header: safe(q.Header), MultiSelect: q.MultiSelect}
+		for _, o := range q.Options {
+			qv.Options = append(qv.Options, safe(o.Label))
+		}
+		v.Questions = append(v.Questions, qv)
+	}
+	for _, a := range it.Answers {
+		v.Answers = append(v.Answers, safeAll(a))
+	}
+	v.Entries = planEntries(it.Entries)
+	v.Line = safe(otherLine(it))
+	return v
+}
+
+// planEntries reads a plan's entries; what cannot be read is left out,
+// the plan's text says the rest.
+func planEntries(raw json.RawMessage) []planEntryView {
+	var entries []planEntryView
+	if len(raw) == 0 || json.Unmarshal(raw, &entries) != nil {
+		return nil
+	}
+	for i := range entries {
+		entries[i].Content, entries[i].Status = safe(entries[i].Content), safe(entries[i].Status)
+	}
+	return entries
+}
+
+// otherLine is the one line the page shows for the kinds it draws no
+// card, tool or text for.
+func otherLine(it acp.Item) string {
+	switch it.Type {
+	case acp.TypeSession:
+		return "session " + it.SessionID + " (" + it.Attach + ")"
+	case acp.TypeSessionInfo:
+		return "title: " + it.Title
+	case acp.TypeMode:
+		return "mode: " + it.Mode
+	case acp.TypeModel:
+		return "model: " + it.Model
+	case acp.TypeUsage:
+		if it.Context != nil {
+			return fmt.Sprintf("context: %d of %d tokens", it.Context.Used, it.Context.Size)
+		}
+	case acp.TypePlan:
+		return "plan: " + it.Text
+	case acp.TypeClosed:
+		return "session closed"
+	case acp.TypeUnknown:
+		return "unknown: " + string(it.Raw)
+	case acp.TypeFSRead:
+		return "read " + it.Path
+	case acp.TypeFSWrite:
+		return "wrote " + it.Path
+	}
+	return ""
+}
