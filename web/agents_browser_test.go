@@ -305,4 +305,3 @@ func TestBrowserNewAgentForm(t *testing.T) {
 	}
 	screenshot(t, ctx, "agents-new")
 }
-

@@ -51,7 +51,6 @@ type Server struct {
 	tmpl    *template.Template
 	mux     *http.ServeMux
 	states  *broker
-	ag      *agentsView // the Agents page (agents.go)
 	changes sync.Mutex // one user change at a time: registry, settings, host
 
 	syncing sync.Mutex // one sync at a time: a plugin is added once
@@ -59,6 +58,8 @@ type Server struct {
 	mu     sync.Mutex
 	broken map[string]string // id → why its folder cannot be loaded
 	review map[string]string // id → why its folder is not what the user consented to
+
+	ag *agentsView // the Agents page (agents.go)
 }
 
 // New opens the registry of the home and adds every installed plugin to a
