@@ -113,7 +113,10 @@ func startAgent(v *view, harness, dir, mode, model string) chromedp.Action[chrom
 	if model != "" {
 		steps = append(steps, chromedp.SetValue("select Model", model, byRole("combobox", "Model")))
 	}
-	return chromedp.Steps(append(steps, click("button", "New agent"), waitText("Conversation"), waitJS(`() => location.pathname.startsWith("/agents/agent-")`))...)
+	// The agent's page is ready once its conversation shows the session
+	// the agent opened: its stream and its script are there.
+	return chromedp.Steps(append(steps, click("button", "New agent"),
+		waitJS(`() => location.pathname.startsWith("/agents/agent-") && document.querySelector('[role=log]')?.innerText.includes("session ")`))...)
 }
 
 func prompt(text string) chromedp.Action[chromedp.Void] {
