@@ -59,7 +59,10 @@ func (v *agentsView) close(ctx context.Context) {
 
 func (s *Server) agentRoutes(m *http.ServeMux) {
 	m.HandleFunc("GET /agents", s.pageAgents)
-	m.HandleFunc("GET /agents/list", s.fragmentAgents)
+	// The list's fragment and stream are outside /agents/, where every
+	// name is an agent's (the command's --agent may be "list").
+	m.HandleFunc("GET /agents-list", s.fragmentAgents)
+	m.HandleFunc("GET /agents-events", s.streamAgentChanges)
 	m.HandleFunc("POST /agents", s.postNewAgent)
 	m.HandleFunc("GET /agents/{agent}", s.pageAgent)
 	m.HandleFunc("GET /agents/{agent}/state", s.getAgentState)
@@ -330,6 +333,29 @@ func (s *Server) streamAgent(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.Flush()
+	}
+}
+
+// streamAgentChanges tells the agents list that an agent changed
+// ("agent", its id), so it reads the list again.
+func (s *Server) streamAgentChanges(w http.ResponseWriter, r *http.Request) {
+	changes, stop := s.ag.changes.subscribe()
+	defer stop()
+	f, ok := startStream(w)
+	if !ok {
+		return
+	}
+	for {
+		select {
+		case msg, open := <-changes:
+			if !open {
+				return
+			}
+			w.Write(msg)
+			f.Flush()
+		case <-r.Context().Done():
+			return
+		}
 	}
 }
 

@@ -247,8 +247,9 @@ func TestBrowserAgentConversation(t *testing.T) {
 		t.Fatal(err)
 	}
 	screenshot(t, ctx, "agents-absent")
+	// The list redraws as the agent stops: its page is opened by address.
 	err = chromedp.Do(ctx,
-		click("link", "agent-1"),
+		chromedp.Navigate(v.base+"/agents/agent-1"),
 		inLog("Hello, world"),
 		inLog("Answered: Allow once"),
 		waitText("State: Harness absent: its plugin dev.escouade.fake-acp is disabled"),

@@ -54,15 +54,17 @@
 
   // The agents list follows the agents and the plugins.
   var list = document.querySelector("[data-agents-list]");
+  var shown = null; // the list's last HTML: the same list is not drawn again
   function refreshList() {
     if (!list) return;
-    fetch("/agents/list", { credentials: "same-origin" }).then(function (res) { return res.text(); })
-      .then(function (html) { list.innerHTML = html; });
+    fetch("/agents-list", { credentials: "same-origin" }).then(function (res) { return res.text(); })
+      .then(function (html) { if (html !== shown) { shown = html; list.innerHTML = html; } });
   }
   if (list) {
     var plugins = new EventSource("/events");
     plugins.addEventListener("state", refreshList);
     plugins.addEventListener("list", refreshList);
+    new EventSource("/agents-events").addEventListener("agent", refreshList);
   }
 
   var log = document.getElementById("conversation");

@@ -1,0 +1,87 @@
+package web
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/escouade-dev/escouade-plugin/acp"
+)
+
+// hostileItem puts s in every text of a permission card the page shows.
+func hostileItem(s string) acp.Item {
+	return acp.Item{
+		Type: acp.TypePermission, Request: s, Title: s, Name: s, Description: s, Locations: []string{s},
+		Text: s, Error: s, Diffs: []acp.Diff{{Path: s, OldText: &s, NewText: s + "\n" + s}},
+		Options:   []acp.PermissionOption{{ID: s, Name: s, Kind: s}},
+		Questions: []acp.Question{{Question: s, Header: s, Options: []acp.QuestionOption{{Label: s}}}},
+		Answers:   [][]string{{s}}, Entries: json.RawMessage(`[{"content":` + quoteJS(s) + `}]`),
+	}
+}
+
+// unsafeRune reports the first character of the view's texts that
+// could reorder or hide what the page shows: a control character but a
+// line break or a tab, or a bidirectional control.
+func unsafeRune(v itemView) (rune, bool) {
+	b, _ := json.Marshal(v)
+	var texts []string
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case string:
+			texts = append(texts, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	var doc any
+	json.Unmarshal(b, &doc)
+	walk(doc)
+	for _, t := range texts {
+		for _, r := range t {
+			if r == '\n' || r == '\t' {
+				continue
+			}
+			if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
+				return r, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// What the page shows of an agent is escaped as the journal is: control
+// and bidirectional characters written out, line breaks kept.
+func TestItemViewEscapesTheAgentsTexts(t *testing.T) {
+	v := viewOf(hostileItem("a\x1b[31mred\u202eevil\nnext\rline"))
+	if r, bad := unsafeRune(v); bad {
+		t.Errorf("the view shows %U as it is", r)
+	}
+	if want := `a\x1b[31mred\u202eevil` + "\n" + `next\rline`; v.Text != want {
+		t.Errorf("text %q, want %q", v.Text, want)
+	}
+	if got := strings.Join(v.Diffs[0].Lines, "|"); !strings.Contains(got, `+a\x1b[31mred\u202eevil`) {
+		t.Errorf("diff lines %q", got)
+	}
+	if len(v.Entries) != 1 || v.Entries[0].Content != v.Text {
+		t.Errorf("plan entries %+v", v.Entries)
+	}
+}
+
+func FuzzItemViewEscapes(f *testing.F) {
+	for _, s := range []string{"plain", "\u202e", "a\x00b", "\xff\xfe", "line\nbreak", "tab\there", "\u2066x\u2069"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if r, bad := unsafeRune(viewOf(hostileItem(s))); bad {
+			t.Errorf("%q: the view shows %U as it is", s, r)
+		}
+	})
+}
