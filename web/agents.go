@@ -266,7 +266,8 @@ func (s *Server) postAgent(op func(context.Context, *harness.Agents, string, *ht
 // conversation afresh.
 const agentStreamBuffer = 1024
 
-// streamAgent sends the agent's conversation so far ("reset"), then each
+// streamAgent sends the agent's conversation so far ("reset", its end
+// when it is long: resetViews), then each
 // item as it comes ("item") and its state when it changes ("state"): the
 // agent's own changes and its plugin's (a plugin disabled makes it
 // « Harness absent »).
@@ -301,11 +302,7 @@ func (s *Server) streamAgent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	views := make([]itemView, len(history))
-	for i, it := range history {
-		views[i] = viewOf(it)
-	}
-	data, _ := json.Marshal(views)
+	data, _ := json.Marshal(resetViews(history))
 	w.Write(sse("reset", string(data)))
 	s.writeAgentState(w, st.ID)
 	f.Flush()

@@ -164,3 +164,38 @@ func otherLine(it acp.Item) string {
 	}
 	return ""
 }
+
+// resetItems is how many items a page's "reset" carries at most, after
+// the chunks of each message are joined: the conversation's end, with a
+// line saying how many earlier items are left out (all are kept in the
+// home). It bounds what one page costs the view, whatever the agent said.
+const resetItems = 5000
+
+// resetViews is what a page reads first of a conversation: each message's
+// consecutive chunks joined into one item (as the page draws them), then
+// the last resetItems of those.
+func resetViews(history []acp.Item) []itemView {
+	var views []itemView
+	for _, it := range history {
+		v := viewOf(it)
+		if n := len(views); n > 0 && joinable(views[n-1], v) {
+			views[n-1].Text += v.Text
+			continue
+		}
+		views = append(views, v)
+	}
+	if cut := len(views) - resetItems; cut > 0 {
+		left := itemView{Type: acp.TypeNotice, Text: fmt.Sprintf("%d earlier items are not shown here; the whole conversation is kept under the home", cut)}
+		views = append([]itemView{left}, views[cut:]...)
+	}
+	return views
+}
+
+// joinable tells whether v continues the message of prev.
+func joinable(prev, v itemView) bool {
+	switch v.Type {
+	case acp.TypeText, acp.TypeThinking, acp.TypeUser:
+		return prev.Type == v.Type && prev.MessageID == v.MessageID
+	}
+	return false
+}

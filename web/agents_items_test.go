@@ -85,3 +85,26 @@ func FuzzItemViewEscapes(f *testing.F) {
 		}
 	})
 }
+
+// A page's first read joins each message's chunks and carries the end of
+// a long conversation only, saying how much it left out.
+func TestResetViewsJoinsChunksAndKeepsTheEnd(t *testing.T) {
+	var history []acp.Item
+	for i := range 3 * resetItems {
+		history = append(history, acp.Item{Type: acp.TypeText, MessageID: "m1", Text: "a"})
+		if i%2 == 1 {
+			history = append(history, acp.Item{Type: acp.TypeNotice, Text: "tick"})
+		}
+	}
+	views := resetViews(history)
+	if len(views) != resetItems+1 || views[0].Type != acp.TypeNotice || !strings.Contains(views[0].Text, "earlier items are not shown") {
+		t.Fatalf("%d views, first %+v", len(views), views[0])
+	}
+	if last := views[len(views)-2]; last.Type != acp.TypeText || last.Text != "aa" {
+		t.Errorf("the chunks of a message between two notices: %+v", last)
+	}
+	joined := resetViews([]acp.Item{{Type: acp.TypeText, MessageID: "m1", Text: "Hel"}, {Type: acp.TypeText, MessageID: "m1", Text: "lo"}, {Type: acp.TypeText, MessageID: "m2", Text: "!"}})
+	if len(joined) != 2 || joined[0].Text != "Hello" {
+		t.Errorf("joined: %+v", joined)
+	}
+}

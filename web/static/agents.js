@@ -301,11 +301,14 @@
   bar.querySelector("[data-agent-cancel]").addEventListener("click", function () {
     post(base + "/cancel").catch(function () {});
   });
+  // A mode or model refused goes back to the one the agent has.
   bar.querySelectorAll("[data-agent-op]").forEach(function (sel) {
+    var current = sel.value;
     sel.addEventListener("change", function () {
       var fields = {};
       fields[sel.dataset.agentOp] = sel.value;
-      post(base + "/" + sel.dataset.agentOp, fields).catch(function () {});
+      post(base + "/" + sel.dataset.agentOp, fields).then(function () { current = sel.value; },
+        function () { sel.value = current; });
     });
   });
 })();
