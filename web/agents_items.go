@@ -171,6 +171,10 @@ func otherLine(it acp.Item) string {
 // home). It bounds what one page costs the view, whatever the agent said.
 const resetItems = 5000
 
+// resetBytes bounds the texts of a "reset" the same way: 4 MiB of the
+// conversation's end.
+const resetBytes = 4 << 20
+
 // resetViews is what a page reads first of a conversation: each message's
 // consecutive chunks joined into one item (as the page draws them), then
 // the last resetItems of those.
@@ -184,7 +188,20 @@ func resetViews(history []acp.Item) []itemView {
 		}
 		views = append(views, v)
 	}
-	if cut := len(views) - resetItems; cut > 0 {
+	cut := max(0, len(views)-resetItems)
+	size := 0
+	for i := len(views) - 1; i >= cut; i-- {
+		size += len(views[i].Text)
+		if size > resetBytes {
+			// The item that crosses the bound keeps its end (a text longer
+			// than the bound is shown from where it fits).
+			keep := len(views[i].Text) - (size - resetBytes)
+			views[i].Text = "…" + strings.ToValidUTF8(views[i].Text[len(views[i].Text)-keep:], "")
+			cut = i
+			break
+		}
+	}
+	if cut > 0 {
 		left := itemView{Type: acp.TypeNotice, Text: fmt.Sprintf("%d earlier items are not shown here; the whole conversation is kept under the home", cut)}
 		views = append([]itemView{left}, views[cut:]...)
 	}

@@ -108,3 +108,16 @@ func TestResetViewsJoinsChunksAndKeepsTheEnd(t *testing.T) {
 		t.Errorf("joined: %+v", joined)
 	}
 }
+
+// A message longer than the bound is shown from where it fits, its end
+// kept.
+func TestResetViewsBoundsTheBytes(t *testing.T) {
+	big := strings.Repeat("é", resetBytes) + "the end"
+	views := resetViews([]acp.Item{{Type: acp.TypeNotice, Text: "first"}, {Type: acp.TypeText, MessageID: "m", Text: big}})
+	if len(views) != 2 || !strings.Contains(views[0].Text, "1 earlier items") {
+		t.Fatalf("%d views, first %.80q", len(views), views[0].Text)
+	}
+	if text := views[1].Text; len(text) > resetBytes+len("…") || !strings.HasSuffix(text, "the end") || !strings.HasPrefix(text, "…é") {
+		t.Errorf("the long message: %d bytes, %.20q…%.20q", len(text), text, text[len(text)-20:])
+	}
+}
