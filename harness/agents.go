@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -278,7 +279,7 @@ func (a *Agents) lookup(id string) *liveAgent {
 
 // launch starts the session of rec and records it.
 func (a *Agents) launch(ctx context.Context, live *liveAgent, m *manifest.Manifest, rec AgentRecord) error {
-	history, err := a.store.Conversation(rec.ID)
+	_, stored, err := a.store.ConversationEnd(rec.ID, 0) // its length, none of its items
 	if err != nil {
 		return err
 	}
@@ -286,7 +287,7 @@ func (a *Agents) launch(ctx context.Context, live *liveAgent, m *manifest.Manife
 		return err
 	}
 	live.mu.Lock()
-	live.base, live.delivered, live.state = len(history), 0, StateStarting
+	live.base, live.delivered, live.state = stored, 0, StateStarting
 	live.cards = map[string][]acp.PermissionOption{}
 	live.mu.Unlock()
 	s, err := Start(ctx, Options{
@@ -351,20 +352,29 @@ func (a *Agents) changed(id string) {
 // twice between the two. f is called from the session's goroutine and
 // must not block.
 func (a *Agents) Subscribe(id string, f func(acp.Item)) (history []acp.Item, cancel func(), err error) {
+	history, _, cancel, err = a.SubscribeEnd(id, math.MaxInt64, f)
+	return history, cancel, err
+}
+
+// SubscribeEnd is Subscribe for a page that shows a conversation's end:
+// the items of its last maxBytes (Store.ConversationEnd), and how many
+// earlier ones it left out.
+func (a *Agents) SubscribeEnd(id string, maxBytes int64, f func(acp.Item)) (history []acp.Item, earlier int, cancel func(), err error) {
 	if _, ok, err := a.store.Agent(id); err != nil || !ok {
-		return nil, nil, cmpErr(err, fmt.Errorf("no agent %s under this home", id))
+		return nil, 0, nil, cmpErr(err, fmt.Errorf("no agent %s under this home", id))
 	}
 	live := a.follow(id)
 	live.mu.Lock()
 	defer live.mu.Unlock()
-	history, err = a.store.Conversation(id)
+	history, total, err := a.store.ConversationEnd(id, maxBytes)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, nil, err
 	}
 	// The session gives an item to its subscribers before it stores it:
 	// the latest may not be stored yet.
-	if live.delivered > 0 && len(history) == live.base+live.delivered-1 {
+	if live.delivered > 0 && total == live.base+live.delivered-1 {
 		history = append(history, live.last)
+		total++
 	}
 	n := live.nextSub
 	live.nextSub++
@@ -372,7 +382,7 @@ func (a *Agents) Subscribe(id string, f func(acp.Item)) (history []acp.Item, can
 		live.subs = map[int]func(acp.Item){}
 	}
 	live.subs[n] = f
-	return history, func() {
+	return history, total - len(history), func() {
 		live.mu.Lock()
 		defer live.mu.Unlock()
 		delete(live.subs, n)

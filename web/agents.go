@@ -278,7 +278,7 @@ func (s *Server) streamAgent(w http.ResponseWriter, r *http.Request) {
 	}
 	items := make(chan acp.Item, agentStreamBuffer)
 	ended := false // touched only by the subscriber, which is called in turn
-	history, cancel, err := s.ag.lib.Subscribe(st.ID, func(it acp.Item) {
+	history, earlier, cancel, err := s.ag.lib.SubscribeEnd(st.ID, resetRead, func(it acp.Item) {
 		if ended {
 			return
 		}
@@ -302,7 +302,7 @@ func (s *Server) streamAgent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	data, _ := json.Marshal(resetViews(history))
+	data, _ := json.Marshal(resetViews(history, earlier))
 	w.Write(sse("reset", string(data)))
 	s.writeAgentState(w, st.ID)
 	f.Flush()

@@ -175,10 +175,15 @@ const resetItems = 5000
 // conversation's end.
 const resetBytes = 4 << 20
 
+// resetRead is how much of a conversation's end the view reads for a
+// page's "reset" (Agents.SubscribeEnd), before resetViews bounds it.
+const resetRead = 16 << 20
+
 // resetViews is what a page reads first of a conversation: each message's
 // consecutive chunks joined into one item (as the page draws them), then
-// the last resetItems of those.
-func resetViews(history []acp.Item) []itemView {
+// the last resetItems of those, within resetBytes; earlier is how many
+// items before history were not read.
+func resetViews(history []acp.Item, earlier int) []itemView {
 	var views []itemView
 	for _, it := range history {
 		v := viewOf(it)
@@ -201,8 +206,8 @@ func resetViews(history []acp.Item) []itemView {
 			break
 		}
 	}
-	if cut > 0 {
-		left := itemView{Type: acp.TypeNotice, Text: fmt.Sprintf("%d earlier items are not shown here; the whole conversation is kept under the home", cut)}
+	if cut+earlier > 0 {
+		left := itemView{Type: acp.TypeNotice, Text: fmt.Sprintf("%d earlier items are not shown here; the whole conversation is kept under the home", cut+earlier)}
 		views = append([]itemView{left}, views[cut:]...)
 	}
 	return views

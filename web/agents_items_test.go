@@ -96,14 +96,14 @@ func TestResetViewsJoinsChunksAndKeepsTheEnd(t *testing.T) {
 			history = append(history, acp.Item{Type: acp.TypeNotice, Text: "tick"})
 		}
 	}
-	views := resetViews(history)
+	views := resetViews(history, 0)
 	if len(views) != resetItems+1 || views[0].Type != acp.TypeNotice || !strings.Contains(views[0].Text, "earlier items are not shown") {
 		t.Fatalf("%d views, first %+v", len(views), views[0])
 	}
 	if last := views[len(views)-2]; last.Type != acp.TypeText || last.Text != "aa" {
 		t.Errorf("the chunks of a message between two notices: %+v", last)
 	}
-	joined := resetViews([]acp.Item{{Type: acp.TypeText, MessageID: "m1", Text: "Hel"}, {Type: acp.TypeText, MessageID: "m1", Text: "lo"}, {Type: acp.TypeText, MessageID: "m2", Text: "!"}})
+	joined := resetViews([]acp.Item{{Type: acp.TypeText, MessageID: "m1", Text: "Hel"}, {Type: acp.TypeText, MessageID: "m1", Text: "lo"}, {Type: acp.TypeText, MessageID: "m2", Text: "!"}}, 0)
 	if len(joined) != 2 || joined[0].Text != "Hello" {
 		t.Errorf("joined: %+v", joined)
 	}
@@ -113,7 +113,7 @@ func TestResetViewsJoinsChunksAndKeepsTheEnd(t *testing.T) {
 // kept.
 func TestResetViewsBoundsTheBytes(t *testing.T) {
 	big := strings.Repeat("é", resetBytes) + "the end"
-	views := resetViews([]acp.Item{{Type: acp.TypeNotice, Text: "first"}, {Type: acp.TypeText, MessageID: "m", Text: big}})
+	views := resetViews([]acp.Item{{Type: acp.TypeNotice, Text: "first"}, {Type: acp.TypeText, MessageID: "m", Text: big}}, 0)
 	if len(views) != 2 || !strings.Contains(views[0].Text, "1 earlier items") {
 		t.Fatalf("%d views, first %.80q", len(views), views[0].Text)
 	}
