@@ -177,7 +177,7 @@ const resetBytes = 4 << 20
 
 // resetRead is how much of a conversation's end the view reads for a
 // page's "reset" (Agents.SubscribeEnd), before resetViews bounds it.
-const resetRead = 16 << 20
+const resetRead = 6 << 20
 
 // resetViews is what a page reads first of a conversation: each message's
 // consecutive chunks joined into one item (as the page draws them), then
@@ -185,14 +185,26 @@ const resetRead = 16 << 20
 // items before history were not read.
 func resetViews(history []acp.Item, earlier int) []itemView {
 	var views []itemView
+	var run strings.Builder // the text of the message views ends with
+	flush := func() {
+		if n := len(views); n > 0 && run.Len() > 0 {
+			views[n-1].Text = run.String()
+		}
+		run.Reset()
+	}
 	for _, it := range history {
 		v := viewOf(it)
 		if n := len(views); n > 0 && joinable(views[n-1], v) {
-			views[n-1].Text += v.Text
+			if run.Len() == 0 {
+				run.WriteString(views[n-1].Text)
+			}
+			run.WriteString(v.Text)
 			continue
 		}
+		flush()
 		views = append(views, v)
 	}
+	flush()
 	cut := max(0, len(views)-resetItems)
 	size := 0
 	for i := len(views) - 1; i >= cut; i-- {

@@ -60,8 +60,9 @@ func (v *view) events(t *testing.T, agent string) *http.Response {
 // An agent that floods its page — 40,000 chunks of 1 KiB in one turn —
 // while one page follows it and another stalls without reading: the
 // stalled page's stream is cut at its buffer (it ends before the flood
-// does), the following page gets the whole turn, and the view's memory
-// stays far below the 40 MB the agent wrote.
+// does), the following page gets the whole turn, a page opened after it
+// reads the conversation's end only, and the view's memory stays below
+// what the agent wrote.
 func TestViewAgentFloodingItsPages(t *testing.T) {
 	home, cwd := t.TempDir(), t.TempDir()
 	if _, errText, code := cli(t, "install", "../fixtures/plugins/fake-acp", "--home", home); code != 0 {
@@ -109,6 +110,20 @@ func TestViewAgentFloodingItsPages(t *testing.T) {
 	}
 	if strings.Contains(string(rest), "the end of the flood") {
 		t.Errorf("the stalled page's stream was not cut: it holds the whole flood (%d bytes)", len(rest))
+	}
+	// A page opened now reads the conversation's end only, and says so.
+	fresh := bufio.NewReaderSize(v.events(t, "agent-1").Body, 1<<20)
+	for {
+		line, err := fresh.ReadString('\n')
+		if err != nil {
+			t.Fatalf("a new page's stream: %v", err)
+		}
+		if strings.HasPrefix(line, "data: [") { // the reset: the conversation so far
+			if !strings.Contains(line, "earlier items are not shown") || !strings.Contains(line, "the end of the flood") || len(line) > 5<<20 {
+				t.Errorf("a new page's first read: %d bytes, %.200q", len(line), line)
+			}
+			break
+		}
 	}
 	// The bound is generous for a loaded machine: the point is that the
 	// view's memory does not follow what the agent wrote.
