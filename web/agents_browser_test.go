@@ -234,11 +234,24 @@ func TestBrowserAgentConversation(t *testing.T) {
 	}
 	screenshot(t, ctx, "agent-question")
 
+	// The mode and model menus change the running agent.
+	err = chromedp.Do(ctx,
+		chromedp.SetValue("select Model", "fake-small", byRole("combobox", "Model")),
+		inLog("model: fake-small"),
+		chromedp.SetValue("select Mode", "acceptEdits", byRole("combobox", "Mode")),
+		inLog("mode: edits"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+
 	// Disabled, its plugin takes the agent's harness away: the agent stays,
 	// « Harness absent », its conversation readable.
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(v.base+"/plugins/dev.escouade.fake-acp"),
 		click("button", "Disable"),
+		// The page reloads after the change: its Enable button says it has.
+		chromedp.WaitVisible("Enable", byRole("button", "Enable")),
 		waitText("State: Disabled"),
 		click("link", "Agents"),
 		waitJS(`() => document.querySelector('tr[data-agent="agent-1"]')?.innerText.includes("Harness absent")`),
@@ -265,6 +278,7 @@ func TestBrowserAgentConversation(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(v.base+"/plugins/dev.escouade.fake-acp"),
 		click("button", "Enable"),
+		chromedp.WaitVisible("Disable", byRole("button", "Disable")),
 		waitText("State: Idle"),
 		chromedp.Navigate(v.base+"/agents/agent-1"),
 		waitText("State: Stopped"),
