@@ -136,33 +136,20 @@ func planEntries(raw json.RawMessage) []planEntryView {
 }
 
 // otherLine is the one line the page shows for the kinds it draws no
-// card, tool or text for.
+// card, tool or text for: the terminal's line (harness/term), but for the
+// plan, whose entries the page lists, and the session's title.
 func otherLine(it acp.Item) string {
 	switch it.Type {
-	case acp.TypeSession:
-		return "session " + it.SessionID + " (" + it.Attach + ")"
-	case acp.TypeSessionInfo:
-		return "title: " + it.Title
-	case acp.TypeMode:
-		return "mode: " + it.Mode
-	case acp.TypeModel:
-		return "model: " + it.Model
-	case acp.TypeUsage:
-		if it.Context != nil {
-			return fmt.Sprintf("context: %d of %d tokens", it.Context.Used, it.Context.Size)
-		}
+	case acp.TypeText, acp.TypeThinking, acp.TypeUser, acp.TypeTool, acp.TypeToolDone, acp.TypePermission,
+		acp.TypeQuestion, acp.TypeAnswered, acp.TypeNotice, acp.TypeTurn:
+		return "" // drawn by the page itself
 	case acp.TypePlan:
 		return "plan: " + it.Text
-	case acp.TypeClosed:
-		return "session closed"
-	case acp.TypeUnknown:
-		return "unknown: " + string(it.Raw)
-	case acp.TypeFSRead:
-		return "read " + it.Path
-	case acp.TypeFSWrite:
-		return "wrote " + it.Path
+	case acp.TypeSessionInfo:
+		return "title: " + it.Title
 	}
-	return ""
+	var plain term.Renderer // the zero Renderer writes plain text
+	return strings.TrimSpace(plain.Render(it))
 }
 
 // resetItems is how many items a page's "reset" carries at most, after

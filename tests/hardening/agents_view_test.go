@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,30 +17,8 @@ import (
 // PATH playing script.
 func serveAgents(t *testing.T, home, script string) *view {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(bins, "escouade-plugin"), "serve", "--home", home, "--keychain", "memory", "--addr", "127.0.0.1:0")
-	cmd.Env = []string{"PATH=" + fakeACPPath(t) + string(os.PathListSeparator) + os.Getenv("PATH"), "FAKE_ACP_SCRIPT=" + script, "HOME=" + t.TempDir()}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
-	first, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("serve printed no address: %v", err)
-	}
-	go io.Copy(io.Discard, out)
-	u, err := url.Parse(strings.TrimSpace(strings.TrimPrefix(first, "The Plugins view: ")))
-	if err != nil {
-		t.Fatalf("serve printed %q: %v", first, err)
-	}
-	return &view{base: "http://" + u.Host, secret: u.Query().Get("secret"), cmd: cmd}
+	return serveHomeEnv(t, home, []string{"PATH=" + fakeACPPath(t) + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"FAKE_ACP_SCRIPT=" + script, "HOME=" + t.TempDir()})
 }
 
 // events opens an agent's event stream as its page does.
