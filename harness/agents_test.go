@@ -269,3 +269,50 @@ func TestAgentsHarnessesMenu(t *testing.T) {
 		t.Errorf("a disabled plugin's harness is offered: %+v", got)
 	}
 }
+
+// Uninstalled, or the ACP harness switched off, the agent is « Harness
+// absent » with the reason, stopped, and its conversation kept.
+func TestAgentsAbsentAfterUninstallAndACPOff(t *testing.T) {
+	w := newWorld(t)
+	home := t.TempDir()
+	installFake(t, home)
+	a := openAgents(t, home, "")
+	id, err := a.Start(context.Background(), NewAgent{Harness: fakeHarnessID, Cwd: w.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{t: t, wake: make(chan struct{}, 1)}
+	_, cancel, err := a.Subscribe(id, r.add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cancel()
+	r.untilType(acp.TypeSession)
+
+	if err := SetACPEnabled(home, false); err != nil {
+		t.Fatal(err)
+	}
+	if st := stateOf(t, a, id); st.State != Absent || !strings.Contains(st.Reason, ACPPluginID) {
+		t.Errorf("with the ACP harness off: %+v", st)
+	}
+	r.untilType(acp.TypeClosed)
+	if err := SetACPEnabled(home, true); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := registry.Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg.Remove("dev.escouade.fake-acp")
+	if err := reg.Save(); err != nil {
+		t.Fatal(err)
+	}
+	st := stateOf(t, a, id)
+	if st.State != Absent || !strings.Contains(st.Reason, "not installed") || st.Items == 0 {
+		t.Errorf("uninstalled: %+v", st)
+	}
+	installFake(t, home)
+	if st := stateOf(t, a, id); st.State != StateStopped {
+		t.Errorf("installed again: %+v", st)
+	}
+}
