@@ -61,6 +61,8 @@ type Server struct {
 	mu     sync.Mutex
 	broken map[string]string // id → why its folder cannot be loaded
 	review map[string]string // id → why its folder is not what the user consented to
+
+	ag *agentsView // the Agents page (agents.go)
 }
 
 // New opens the registry of the home and adds every installed plugin to a
@@ -91,6 +93,9 @@ func New(opts Options) (*Server, error) {
 		s.tmpl = tmpl
 		_, err = s.sync(context.Background())
 	}
+	if err == nil {
+		s.ag, err = s.openAgents()
+	}
 	if err != nil {
 		s.host.Close(context.Background()) // the journals it opened
 		return nil, err
@@ -113,6 +118,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // Close ends the live streams and closes the host as Host.Close does:
 // shutdown to every running plugin, then each program stopped.
 func (s *Server) Close(ctx context.Context) error {
+	s.ag.close(ctx)
 	s.states.close()
 	return s.host.Close(ctx)
 }
@@ -137,6 +143,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /plugins/{id}/enable", s.postSwitch("enable"))
 	m.HandleFunc("POST /plugins/{id}/disable", s.postSwitch("disable"))
 	m.HandleFunc("POST /plugins/{id}/uninstall", s.postSwitch("uninstall"))
+	s.agentRoutes(m)
 	s.mux = m
 }
 

@@ -70,7 +70,15 @@ type view struct {
 // stops it at the end of the test.
 func serveHome(t *testing.T, home string) *view {
 	t.Helper()
+	return serveHomeEnv(t, home, nil)
+}
+
+// serveHomeEnv is serveHome with the view's environment (the test's when
+// nil).
+func serveHomeEnv(t *testing.T, home string, env []string) *view {
+	t.Helper()
 	cmd := exec.Command(filepath.Join(bins, "escouade-plugin"), "serve", "--home", home, "--keychain", "memory", "--addr", "127.0.0.1:0")
+	cmd.Env = env
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

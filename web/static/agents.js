@@ -1,0 +1,314 @@
+// The Agents pages' script: the New agent form's menus follow the harness
+// chosen; the conversation streams as server-sent events and is drawn with
+// text nodes only (every text from the agent is put in as text, never as
+// markup); prompts, answers, Cancel, mode and model are POSTs with the
+// start's secret, as every change of the view.
+(function () {
+  "use strict";
+  var secret = document.querySelector('meta[name="escouade-secret"]').content;
+  var statusBox = document.getElementById("status");
+  var alertBox = document.getElementById("alert");
+  function say(msg) { alertBox.textContent = ""; statusBox.textContent = msg || ""; }
+  function warn(msg) { statusBox.textContent = ""; alertBox.textContent = msg || ""; }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = text;
+    return e;
+  }
+
+  // post sends a change; the answer's error is shown, and reject()ed.
+  function post(url, fields) {
+    return fetch(url, {
+      method: "POST",
+      headers: { "X-Escouade-Secret": secret, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields || {}),
+      credentials: "same-origin"
+    }).then(function (res) {
+      return res.json().catch(function () { return { error: res.status + " " + res.statusText }; });
+    }).then(function (a) {
+      if (a.error) { warn(a.error); throw new Error(a.error); }
+      say(a.message);
+      return a;
+    });
+  }
+
+  // New agent: the Mode and Model menus offer what the chosen harness does.
+  var menu = document.querySelector("[data-harness-menu]");
+  function followHarness() {
+    document.querySelectorAll("select[data-for-harness]").forEach(function (sel) {
+      var firstShown = null;
+      Array.prototype.forEach.call(sel.options, function (o) {
+        var mine = !o.dataset.harness || o.dataset.harness === menu.value;
+        o.hidden = !mine;
+        o.disabled = !mine;
+        if (mine && !firstShown) firstShown = o;
+      });
+      if (sel.selectedOptions.length === 0 || sel.selectedOptions[0].disabled) {
+        if (firstShown) firstShown.selected = true;
+      }
+    });
+  }
+  if (menu) { menu.addEventListener("change", followHarness); followHarness(); }
+
+  // The agents list follows the agents and the plugins.
+  var list = document.querySelector("[data-agents-list]");
+  var shown = null; // the list's last HTML: the same list is not drawn again
+  function refreshList() {
+    if (!list) return;
+    fetch("/agents-list", { credentials: "same-origin" }).then(function (res) { return res.text(); })
+      .then(function (html) { if (html !== shown) { shown = html; list.innerHTML = html; } });
+  }
+  if (list) {
+    var plugins = new EventSource("/events");
+    plugins.addEventListener("state", refreshList);
+    plugins.addEventListener("list", refreshList);
+    new EventSource("/agents-events").addEventListener("agent", refreshList);
+  }
+
+  var log = document.getElementById("conversation");
+  if (!log || !log.dataset.stream) return;
+  var bar = document.querySelector("[data-agent-bar]");
+  var agent = bar.dataset.agent;
+  var base = "/agents/" + encodeURIComponent(agent);
+  var T = log.dataset;
+
+  function showState(st) {
+    document.querySelectorAll("[data-agent-state-of]").forEach(function (e) {
+      if (e.dataset.agentStateOf !== st.id) return;
+      e.className = "state state-" + st.state;
+      e.querySelector(".state-label").textContent = st.label;
+      e.querySelector(".state-reason").textContent = st.reason ? ": " + st.reason : "";
+    });
+    var act = document.querySelector("[data-agent-activity]");
+    if (act && st.activity) act.textContent = st.activity;
+    var help = document.querySelector("[data-absent-help]");
+    if (help) help.hidden = st.state !== "absent";
+  }
+
+  // Drawing the items. Text chunks of one message join in one entry.
+  var messages = {}, tools = {}, cards = {};
+  function add(li) { log.append(li); li.scrollIntoView({ block: "nearest" }); return li; }
+
+  function stream(it) {
+    var key = it.type + ":" + (it.messageId || "");
+    var li = messages[key];
+    if (!li || li !== log.lastElementChild) {
+      li = el("li", "item " + it.type);
+      if (it.type === "user") li.append(el("strong", "who", T.tYou + ": "));
+      li.append(el("span", "text"));
+      messages[key] = add(li);
+    }
+    li.querySelector(".text").append(document.createTextNode(it.text || ""));
+  }
+
+  function diffBlock(d) {
+    var box = el("figure", "diff");
+    box.append(el("figcaption", "path", d.path));
+    var pre = el("pre");
+    (d.lines || []).forEach(function (line) {
+      var cls = line[0] === "+" ? "add" : line[0] === "-" ? "del" : "keep";
+      pre.append(el("span", cls, line + "\n"));
+    });
+    box.append(pre);
+    return box;
+  }
+
+  function toolLine(it) {
+    var text = "• " + (it.name || "") + (it.title ? " · " + it.title : "") + " [" + (it.status || "") + (it.error ? ": " + it.error : "") + "]";
+    return text;
+  }
+
+  function tool(it) {
+    var li = tools[it.id];
+    if (!li) {
+      li = el("li", "item tool" + (it.parent ? " child" : ""));
+      li.append(el("span", "line"));
+      tools[it.id] = add(li);
+    }
+    li.querySelector(".line").textContent = toolLine(it);
+    if (it.diffs && it.diffs.length) {
+      li.querySelectorAll(".diff").forEach(function (d) { d.remove(); });
+      it.diffs.forEach(function (d) { li.append(diffBlock(d)); });
+    }
+  }
+
+  function choose(options, prefix) {
+    var pick = null;
+    options.forEach(function (o) { if (!pick && o.kind === prefix + "_once") pick = o; });
+    options.forEach(function (o) { if (!pick && o.kind.indexOf(prefix + "_") === 0) pick = o; });
+    return pick;
+  }
+
+  function answerButton(label, request, option, hint) {
+    var b = el("button", option.kind.indexOf("allow") === 0 ? "primary" : "", label);
+    b.type = "button";
+    if (hint && hint !== label) b.title = hint;
+    b.addEventListener("click", function () {
+      b.disabled = true;
+      post(base + "/permission", { request: request, option: option.id }).catch(function () { b.disabled = false; });
+    });
+    return b;
+  }
+
+  function permission(it) {
+    var li = el("li", "item card permission");
+    li.setAttribute("role", "group");
+    var title = T.tPermission + ": " + (it.name || "") + (it.title ? " · " + it.title : "");
+    li.setAttribute("aria-label", title);
+    li.dataset.request = it.request;
+    li.append(el("p", "card-title", title));
+    if (it.description) li.append(el("p", "description", it.description));
+    (it.locations || []).forEach(function (p) { li.append(el("p", "path", p)); });
+    (it.diffs || []).forEach(function (d) { li.append(diffBlock(d)); });
+    var buttons = el("p", "buttons answers");
+    var options = it.options || [];
+    var allow = choose(options, "allow"), deny = choose(options, "reject");
+    if (allow) buttons.append(answerButton(T.tAllow, it.request, allow, allow.name));
+    if (deny) buttons.append(answerButton(T.tDeny, it.request, deny, deny.name));
+    options.forEach(function (o) {
+      if (o !== allow && o !== deny) buttons.append(answerButton(o.name || o.kind, it.request, o));
+    });
+    li.append(buttons);
+    var named = options.filter(function (o) { return o === allow || o === deny; })
+      .map(function (o) { return (o === allow ? T.tAllow : T.tDeny) + ": " + o.name; });
+    if (named.length) li.append(el("p", "hint", named.join(" · ")));
+    cards[it.request] = add(li);
+  }
+
+  function question(it) {
+    var li = el("li", "item card question");
+    li.setAttribute("role", "group");
+    li.setAttribute("aria-label", T.tQuestion);
+    li.dataset.request = it.request;
+    var form = el("form", "answers");
+    (it.questions || []).forEach(function (q, i) {
+      var text = (q.header ? q.header + " · " : "") + q.question;
+      li.append(el("p", "card-title", text));
+      var set = el("fieldset");
+      set.append(el("legend", "visually-hidden", text));
+      (q.options || []).forEach(function (label, j) {
+        var id = "q-" + it.request + "-" + i + "-" + j;
+        var input = el("input");
+        input.type = q.multiSelect ? "checkbox" : "radio";
+        input.name = "q" + i;
+        input.value = label;
+        input.id = id;
+        var lab = el("label", "", label);
+        lab.htmlFor = id;
+        var row = el("span", "choice");
+        row.append(input, lab);
+        set.append(row);
+      });
+      var otherId = "q-" + it.request + "-" + i + "-other";
+      var other = el("input");
+      other.type = "text";
+      other.name = "q" + i + ".other";
+      other.id = otherId;
+      var olab = el("label", "", T.tOther);
+      olab.htmlFor = otherId;
+      var orow = el("span", "choice other");
+      orow.append(olab, other);
+      set.append(orow);
+      form.append(set);
+    });
+    var send = el("button", "primary", T.tAnswer);
+    send.type = "submit";
+    form.append(send);
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var answers = (it.questions || []).map(function (q, i) {
+        var picked = Array.prototype.map.call(form.querySelectorAll('input[name="q' + i + '"]:checked'), function (x) { return x.value; });
+        var typed = form.querySelector('input[name="q' + i + '.other"]').value.trim();
+        if (typed) picked.push(typed);
+        return picked;
+      });
+      send.disabled = true;
+      post(base + "/question", { request: it.request, answers: JSON.stringify(answers) }).catch(function () { send.disabled = false; });
+    });
+    li.append(form);
+    cards[it.request] = add(li);
+  }
+
+  var kinds = { allow_once: "Allow once", allow_always: "Allow always", reject_once: "Reject", reject_always: "Reject always" };
+  function answered(it) {
+    var li = cards[it.request];
+    var text = it.outcome === "cancelled" ? "cancelled"
+      : it.answers ? it.answers.map(function (a) { return a.join(", "); }).join("; ")
+      : (kinds[it.kind] || it.kind || it.option);
+    if (!li) { add(el("li", "item answered", T.tAnswered + ": " + text)); return; }
+    li.querySelectorAll(".answers").forEach(function (e) { e.remove(); });
+    li.classList.add("done");
+    li.append(el("p", "answered", T.tAnswered + ": " + text));
+  }
+
+  function turn(it) {
+    var text = "— " + T.tTurn + " (" + it.stopReason + ")";
+    if (it.usage) text += ", " + T.tTokens.replace("%d", it.usage.inputTokens).replace("%d", it.usage.outputTokens);
+    add(el("li", "item turn", text));
+  }
+
+  function setMenu(op, value) {
+    var sel = bar.querySelector('[data-agent-op="' + op + '"]');
+    if (!sel || !value) return;
+    if (!Array.prototype.some.call(sel.options, function (o) { return o.value === value; })) sel.add(new Option(value, value));
+    sel.value = value;
+  }
+
+  function draw(it) {
+    switch (it.type) {
+      case "text": case "thinking": case "user": stream(it); return;
+      case "tool": case "toolDone": tool(it); return;
+      case "permission": permission(it); return;
+      case "question": question(it); return;
+      case "answered": answered(it); return;
+      case "turn": turn(it); return;
+      case "notice": add(el("li", "item notice", it.text)); return;
+      case "mode": setMenu("mode", it.appMode); break;
+      case "model": setMenu("model", it.model); break;
+    }
+    if (it.type === "plan" && it.entries) {
+      var li = el("li", "item plan", it.line);
+      var ul = el("ul");
+      it.entries.forEach(function (e) { ul.append(el("li", "", e.content + (e.status ? " [" + e.status + "]" : ""))); });
+      li.append(ul);
+      add(li);
+      return;
+    }
+    if (it.line) add(el("li", "item " + it.type, it.line));
+  }
+
+  var events = new EventSource(log.dataset.stream);
+  events.addEventListener("reset", function (e) {
+    log.replaceChildren();
+    messages = {}; tools = {}; cards = {};
+    JSON.parse(e.data).forEach(draw);
+  });
+  events.addEventListener("item", function (e) { draw(JSON.parse(e.data)); });
+  events.addEventListener("state", function (e) { showState(JSON.parse(e.data)); });
+
+  var prompt = document.querySelector("[data-agent-prompt]");
+  prompt.addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    var box = prompt.querySelector("textarea");
+    var button = prompt.querySelector("button");
+    button.disabled = true;
+    post(base + "/prompt", { text: box.value }).then(function () {
+      box.value = "";
+    }).catch(function () {}).then(function () { button.disabled = false; });
+  });
+  bar.querySelector("[data-agent-cancel]").addEventListener("click", function () {
+    post(base + "/cancel").catch(function () {});
+  });
+  // A mode or model refused goes back to the one the agent has.
+  bar.querySelectorAll("[data-agent-op]").forEach(function (sel) {
+    var current = sel.value;
+    sel.addEventListener("change", function () {
+      var fields = {};
+      fields[sel.dataset.agentOp] = sel.value;
+      post(base + "/" + sel.dataset.agentOp, fields).then(function () { current = sel.value; },
+        function () { sel.value = current; });
+    });
+  });
+})();
