@@ -55,7 +55,8 @@ func sleb(n int) []byte {
 }
 
 // A module recursing without end, by narrow frames and by wide ones, ends
-// its instance with the stack's sentence and is restarted as after any
+// its instance with the stack's sentence (or the turn limit's, on a loaded
+// machine) and is restarted as after any
 // crash; the host's peak memory stays bounded.
 func TestRecursionThroughRun(t *testing.T) {
 	for _, c := range []struct {
@@ -70,8 +71,8 @@ func TestRecursionThroughRun(t *testing.T) {
 			crash := s.next("the crash line", func(l line) bool {
 				return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " crash ")
 			})
-			if !strings.Contains(crash.str("line"), stackSentence) {
-				t.Errorf("crash line %q, want %q", crash.str("line"), stackSentence)
+			if !endedByStackOrTurn(crash.str("line")) {
+				t.Errorf("crash line %q, want %q or %q", crash.str("line"), stackSentence, turnSentence)
 			}
 			s.next("the restart after the crash", func(l line) bool {
 				return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " start started, instance 2")
@@ -86,15 +87,30 @@ func TestRecursionThroughRun(t *testing.T) {
 	}
 }
 
-// stackSentence is how wazero's stack overflow reaches the journal.
-const stackSentence = "its instance crashed: stack overflow"
+// stackSentence is how the runtime's stack overflow reaches the journal,
+// turnSentence the turn limit's.
+const (
+	stackSentence = "its instance crashed: stack overflow"
+	turnSentence  = "a turn ran past 2000 ms"
+)
 
-// rssCeiling is what holds today, not the goal: wazero v1.12 grows an
-// instance's native stack by doubling up to a constant ceiling it offers
-// no setting for, and a recursion trap took the command to 215-342 MB of
-// peak RSS (23 MB without it) on a 2-core machine (docs/RATIONALE.md, "The native stack").
+// endedByStackOrTurn says whether a crash line is the stack's or the turn
+// limit's. Both are the host's own bounds on a recursion: on wazy, whose
+// compiled code checks Go's preemption word at every function entry, a
+// recursion reaches the stack's ceiling in 1-2.5 s on an idle 2-core
+// machine, so on a loaded one the 2 s turn limit may end it first. Any
+// other end (a hang, an out-of-memory kill of the host) fails.
+func endedByStackOrTurn(crash string) bool {
+	return strings.Contains(crash, stackSentence) || strings.Contains(crash, turnSentence)
+}
+
+// rssCeiling is what holds today, not the goal: the runtime (wazy v0.7.0,
+// as wazero v1.12 before it) grows an instance's native stack by doubling
+// up to a constant ceiling it offers no setting for, and a recursion trap
+// took the command to 249-409 MB of peak RSS (23 MB without it) on a
+// 2-core machine (docs/RATIONALE.md, "The native stack").
 // 450 MB leaves room for a loaded machine's collector running late and
-// still fails a stack that grows past wazero's ceiling.
+// still fails a stack that grows past the runtime's ceiling.
 const rssCeiling = 450 << 20
 
 // A bundle recursing without end meets the JS engine's own limit (its C
@@ -148,7 +164,7 @@ func TestGoRecursionThroughRun(t *testing.T) {
 		return l.str("op") == "journal-line" && strings.Contains(l.str("line"), " crash ")
 	})
 	ended := false
-	for _, want := range []string{stackSentence, "a turn ran past 2000 ms", "its instance ran out of its 64 MB of memory"} {
+	for _, want := range []string{stackSentence, turnSentence, "its instance ran out of its 64 MB of memory"} {
 		ended = ended || strings.Contains(crash.str("line"), want)
 	}
 	if !ended {
