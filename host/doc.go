@@ -11,9 +11,12 @@
 //
 // The supervisor speaks lines, never the OS: programs are started by the
 // transports of Options.Transports (package host/transport is the seam;
-// host/process runs processes, host/wasm modules), which the host owns and
-// closes with it. Services are made per instance of a program (ServiceMaker)
-// and closed when the instance ends.
+// package modules gives every run kind's), which the host owns and closes
+// with it. The seam says what ended a program in words any transport can
+// mean (it exited with a code, the host ended it, asked or forced, it
+// broke a limit) and names each program with one ID. Services are made
+// per instance of a program (ServiceMaker) and closed when the instance
+// ends.
 //
 // # The life of a plugin
 //

@@ -68,10 +68,7 @@ func (p *Plugin) Status() Status {
 func (p *Plugin) statusLocked() Status {
 	s := Status{State: p.state, Reason: p.reason, Crashes: p.crashes.count(time.Now(), p.h.opts.RestartWindow)}
 	if p.inst != nil && p.inst.prog != nil {
-		s.Instance = p.inst.prog.ID()
-		if proc, ok := p.inst.prog.(interface{ PID() int }); ok {
-			s.PID = proc.PID()
-		}
+		s.Program = p.inst.prog.ID()
 	}
 	return s
 }
