@@ -137,7 +137,7 @@ func (h *Host) Close(ctx context.Context) error {
 	defer cancelStop()
 	var wg sync.WaitGroup
 	for _, p := range plugins {
-		wg.Go(func() { p.haltBy(answers, stop, StateStopped, "the host closed") })
+		wg.Go(func() { p.haltBy(answers, stop, event{kind: evClose, reason: "the host closed"}) })
 	}
 	wg.Wait()
 	errs := []error{h.closeTransports(ctx)}

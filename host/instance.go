@@ -49,15 +49,6 @@ type instance struct {
 	noAttach atomic.Bool
 }
 
-// startLocked launches a new instance. Called with p.mu held.
-func (p *Plugin) startLocked(s State) {
-	ctx, cancel := context.WithCancel(context.Background())
-	inst := &instance{p: p, manifest: p.m, ctx: ctx, cancel: cancel, done: make(chan struct{}), launched: make(chan struct{})}
-	p.inst = inst
-	p.setState(s, "")
-	go inst.run(p.launchSpecLocked())
-}
-
 // holdsDecision reports whether a decision an agent waits for is pending
 // on the instance.
 func (i *instance) holdsDecision() bool { return i.decisions.Load() > 0 }

@@ -73,7 +73,8 @@ func (p *Plugin) statusLocked() Status {
 	return s
 }
 
-// setState changes the state and tells the app. Called with mu held.
+// setState changes the state and tells the app. Called with mu held, by
+// decide's edges only (take).
 func (p *Plugin) setState(s State, reason string) {
 	p.state, p.reason = s, reason
 	if p.h.opts.OnState != nil {
@@ -244,7 +245,7 @@ func (p *Plugin) submitLocked(r *request) *instance {
 	}
 	switch p.state {
 	case StateIdle:
-		p.startLocked(StateStarting)
+		p.decide(nil, event{kind: evCall})
 		p.enqueueLocked(r)
 	case StateStarting, StateRestarting:
 		p.enqueueLocked(r)
@@ -254,7 +255,7 @@ func (p *Plugin) submitLocked(r *request) *instance {
 			return p.inst
 		}
 		// The program is ending: what comes now waits for the next one.
-		p.setState(StateRestarting, "")
+		p.decide(nil, event{kind: evWireEnded})
 		p.enqueueLocked(r)
 	}
 	return nil
