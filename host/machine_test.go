@@ -201,3 +201,83 @@ func machinePlugin(t *testing.T) *Plugin {
 	}
 	return p
 }
+
+// FuzzDecide plays any sequence of events on a plugin, each instance
+// event on the current instance (or on a new one in the phase the input
+// says), and checks what must hold after each: the state is one of the
+// machine's, a stop leaves nothing queued, the current instance is never
+// gone, and the state is the edge's.
+func FuzzDecide(f *testing.F) {
+	f.Add([]byte{byte(evCall), byte(evLaunched), byte(evGreeted), byte(evFlushed), byte(evExited)})
+	f.Add([]byte{byte(evDisable), byte(evFlushed), byte(evEnable), byte(evCall), byte(evLaunchFailed), byte(evReviewed)})
+	f.Add([]byte{byte(evCall), byte(evOutputEnded), byte(evWireEnded), byte(evExited), byte(evExited), byte(evExited), byte(evExited)})
+	f.Fuzz(func(t *testing.T, steps []byte) {
+		if len(steps) > 64 {
+			steps = steps[:64]
+		}
+		p := machinePlugin(t)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		var started []*instance
+		defer func() {
+			for _, i := range started {
+				if i.cancel != nil {
+					i.cancel()
+				}
+			}
+			p.inst = nil
+		}()
+		for n, b := range steps {
+			k := eventKind(b) % eventKinds
+			p.queue.push(newRequest(kindCall, "test/queued", nil))
+			var i *instance
+			if k.ofInstance() {
+				if p.inst == nil {
+					p.inst = &instance{p: p, prog: newMemProgram(nil), phase: phase(int(b>>5) % int(gone)), done: make(chan struct{}), launched: make(chan struct{})}
+				}
+				i = p.inst
+				if i.prog == nil { // one decide started: as launched, for the events that need a program
+					i.prog = newMemProgram(nil)
+				}
+			}
+			from, before := p.state, p.inst
+			p.decide(i, event{kind: k, tag: "test", reason: "why"})
+			if p.inst != nil && p.inst != before {
+				started = append(started, p.inst)
+			}
+			checkAfter(t, p, n, from, k)
+		}
+	})
+}
+
+func checkAfter(t *testing.T, p *Plugin, n int, from State, k eventKind) {
+	t.Helper()
+	if _, ok := machine[p.state]; !ok {
+		t.Fatalf("step %d (%s from %s): state %q is none of the machine's", n, k, from, p.state)
+	}
+	if p.inst != nil && p.inst.phase == gone {
+		t.Fatalf("step %d (%s from %s): the current instance is gone", n, k, from)
+	}
+	edges := []edge{machine[from][k]}
+	if k == evExited { // an exit is taken as a crash, or the crash past the limit
+		edges = []edge{machine[from][evCrashed], machine[from][evCrashLimit]}
+	}
+	for _, e := range edges {
+		if p.state != from && p.state == orFrom(e.to, from) {
+			if (e.do == actHalt || e.do == actStopForGood) && len(p.queue.items) > 0 {
+				t.Fatalf("step %d (%s from %s): %d requests still queued after a stop", n, k, from, len(p.queue.items))
+			}
+			return
+		}
+	}
+	if p.state != from {
+		t.Fatalf("step %d (%s from %s): state %s, which no edge of the table gives", n, k, from, p.state)
+	}
+}
+
+func orFrom(to, from State) State {
+	if to == keep {
+		return from
+	}
+	return to
+}
