@@ -15,7 +15,8 @@ import (
 // run the same way wherever it runs.
 //
 //	run.command  a process (host/process), each stop step taking grace
-//	run.wasm     a module on the WASM transport (host/wasm)
+//	run.wasm     a module on the WASM transport (host/wasm), behind the
+//	             app-version gate (Gate)
 //	run.js       the same transport, its JS engine running the bundle
 
 // ProcessTransport is the transport of run.command programs: processes,
@@ -35,16 +36,17 @@ func DefaultTransport(kind manifest.RunKind, grace time.Duration) (transport.Tra
 }
 
 // Transports is every kind's transport for one host: processes, and the
-// WASM transport (returned too) for run.wasm and run.js. The host owns
-// them and closes them with it.
-func Transports(ctx context.Context, o Options, grace time.Duration) (map[manifest.RunKind]transport.Transport, *wasm.Transport, error) {
+// WASM transport (returned too) behind the gate of appVersion (Gate) for
+// run.wasm and run.js. The host owns them and closes them with it.
+func Transports(ctx context.Context, o Options, grace time.Duration, appVersion string) (map[manifest.RunKind]transport.Transport, *wasm.Transport, error) {
 	wt, err := NewTransport(ctx, o)
 	if err != nil {
 		return nil, nil, err
 	}
+	gated := Gate(wt, appVersion)
 	return map[manifest.RunKind]transport.Transport{
 		manifest.RunProcess: ProcessTransport(grace),
-		manifest.RunWASM:    wt,
-		manifest.RunJS:      wt,
+		manifest.RunWASM:    gated,
+		manifest.RunJS:      gated,
 	}, wt, nil
 }

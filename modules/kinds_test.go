@@ -10,12 +10,12 @@ import (
 )
 
 // The registry gives every run kind a transport, run.wasm and run.js the
-// same WASM transport; Configure fills a host's options with them, keeps a
+// same WASM transport behind the app-version gate; Configure fills a host's options with them, keeps a
 // run.command transport the caller gave, and hands the WASM transport the
 // host's decisions.
 func TestTheRegistryServesEveryKind(t *testing.T) {
 	ctx := context.Background()
-	all, wt, err := Transports(ctx, Options{Home: t.TempDir()}, 0)
+	all, wt, err := Transports(ctx, Options{Home: t.TempDir()}, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,8 +25,8 @@ func TestTheRegistryServesEveryKind(t *testing.T) {
 			t.Errorf("no transport for run.%s", kind)
 		}
 	}
-	if all[manifest.RunWASM] != transport.Transport(wt) || all[manifest.RunJS] != transport.Transport(wt) {
-		t.Errorf("run.wasm and run.js do not share the WASM transport")
+	if all[manifest.RunWASM] != Gate(wt, "") || all[manifest.RunJS] != Gate(wt, "") {
+		t.Errorf("run.wasm and run.js do not share the gated WASM transport")
 	}
 	if _, ok := DefaultTransport(manifest.RunProcess, 0); !ok {
 		t.Errorf("no default transport for run.command")
@@ -45,7 +45,7 @@ func TestTheRegistryServesEveryKind(t *testing.T) {
 	if opts.Transports[manifest.RunProcess] != given {
 		t.Errorf("Configure replaced the run.command transport the caller gave")
 	}
-	if opts.Transports[manifest.RunWASM] != transport.Transport(cwt) || opts.Decisions == nil || len(opts.ModuleServices) == 0 {
+	if opts.Transports[manifest.RunWASM] != Gate(cwt, "") || opts.Decisions == nil || len(opts.ModuleServices) == 0 {
 		t.Errorf("Configure left out the WASM transport, its decisions or the module services: %+v", opts)
 	}
 }

@@ -41,6 +41,17 @@ type Options struct {
 	LocalShared  []string
 	// Proxy is the app's network proxy URL, or "".
 	Proxy string
+	// ProxyNow, when set, is asked at each start instead of Proxy, so that
+	// a proxy changed in Settings › Network holds from the next start.
+	ProxyNow func() string
+}
+
+// proxy is the proxy a start uses.
+func (o Options) proxy() string {
+	if o.ProxyNow != nil {
+		return o.ProxyNow()
+	}
+	return o.Proxy
 }
 
 // CacheDir is where compiled modules are kept under home.
@@ -62,12 +73,13 @@ func NewTransport(ctx context.Context, o Options) (*wasm.Transport, error) {
 	})
 }
 
-// Configure sets in opts the registry's transports (the WASM transport
-// for run.wasm and run.js; the process transport unless opts gives one),
-// the module services, and the WASM transport's turn policy
-// (Options.Decisions); it returns the WASM transport. The host owns the transports and closes them.
+// Configure sets in opts the registry's transports (the WASM transport,
+// behind the app-version gate of opts.AppVersion, for run.wasm and run.js;
+// the process transport unless opts gives one), the module services, and
+// the WASM transport's turn policy (Options.Decisions); it returns the
+// WASM transport. The host owns the transports and closes them.
 func Configure(ctx context.Context, opts *host.Options, o Options) (*wasm.Transport, error) {
-	all, wt, err := Transports(ctx, o, opts.StopGrace)
+	all, wt, err := Transports(ctx, o, opts.StopGrace, opts.AppVersion)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +87,7 @@ func Configure(ctx context.Context, opts *host.Options, o Options) (*wasm.Transp
 		opts.Transports = map[manifest.RunKind]transport.Transport{}
 	}
 	for kind, t := range all {
-		if _, given := opts.Transports[kind]; !given || t == transport.Transport(wt) {
+		if _, given := opts.Transports[kind]; !given || kind != manifest.RunProcess {
 			opts.Transports[kind] = t
 		}
 	}
@@ -99,7 +111,7 @@ func Services(o Options) []host.ServiceMaker {
 				Peer:         env.Peer,
 				AccountHosts: o.AccountHosts,
 				LocalShared:  o.LocalShared,
-				Proxy:        o.Proxy,
+				Proxy:        o.proxy(),
 			})
 		},
 		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {

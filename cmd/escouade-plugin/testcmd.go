@@ -47,7 +47,7 @@ func cmdTest(e env, args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	transports, modulesTransport, err := modules.Transports(ctx, c.moduleOptions(), opts.StopGrace)
+	transports, modulesTransport, err := modules.Transports(ctx, c.moduleOptions(), opts.StopGrace, c.appVersion)
 	if err != nil {
 		return err
 	}
