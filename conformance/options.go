@@ -33,8 +33,9 @@ type Options struct {
 	// Env is the environment the program starts with, before the
 	// ESCOUADE_* variables; nil means the bench's own.
 	Env []string
-	// Transports start programs by the kind of their run; a process
-	// without one here gets the host's process transport.
+	// Transports start programs by the kind of their run (give
+	// modules.Transports'); a run.command program without one here gets
+	// the registry's (modules.DefaultTransport).
 	Transports map[manifest.RunKind]transport.Transport
 	// ModuleServices make the services only modules are served (timer/*,
 	// net/*, ws/*, fs/*, proc/*), as host.Options.ModuleServices does for

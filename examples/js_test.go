@@ -25,6 +25,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/modules"
 	"github.com/escouade-dev/escouade-plugin/services"
 	netsvc "github.com/escouade-dev/escouade-plugin/services/net"
 	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
@@ -167,8 +168,12 @@ func jsHost(t testing.TB, run jsRun, dir string, cfg host.Config, secret string,
 			t.Fatal(err)
 		}
 	}
-	opts := host.Options{Home: t.TempDir(), Keychain: kc, StopGrace: 200 * time.Millisecond}
+	opts := host.Options{Home: t.TempDir(), Keychain: kc, StopGrace: 200 * time.Millisecond,
+		Transports: map[manifest.RunKind]transport.Transport{}}
 	run.options(t, &opts, localShared)
+	if _, given := opts.Transports[manifest.RunProcess]; !given {
+		opts.Transports[manifest.RunProcess] = modules.ProcessTransport(opts.StopGrace) // node runs as a process
+	}
 	h := host.New(opts)
 	p, err := h.Add(m, cfg)
 	if err != nil {

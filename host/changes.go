@@ -10,25 +10,27 @@ import (
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// halt shuts the running program down (shutdown call first, within ctx and
-// its delay, then stopped with all it started) and leaves the plugin in
-// state s: the way every user change and a restart stop a program.
-func (p *Plugin) halt(ctx context.Context, s State, reason string) {
-	p.haltBy(ctx, context.Background(), s, reason)
+// halt takes ev, a halt (disable, restart, change, close), and shuts the
+// running program down (shutdown call first, within ctx and its delay,
+// then stopped with all it started): the way every user change and a
+// restart stop a program.
+func (p *Plugin) halt(ctx context.Context, ev event) {
+	p.haltBy(ctx, context.Background(), ev)
 }
 
 // haltBy is halt whose stop of the program, after shutdown, ends by stop's
 // deadline (Close's, shared by every plugin).
-func (p *Plugin) haltBy(ctx, stop context.Context, s State, reason string) {
+func (p *Plugin) haltBy(ctx, stop context.Context, ev event) {
 	p.mu.Lock()
-	inst := p.askStopLocked(s, reason)
+	inst := p.inst
+	p.decide(nil, ev)
 	p.mu.Unlock()
 	if inst == nil {
 		return
 	}
 	inst.shutdown(ctx, stop)
 	<-inst.done
-	p.journal.Write(journal.TagStop, "stopped: "+reason)
+	p.journal.Write(journal.TagStop, "stopped: "+ev.reason)
 }
 
 // shutdown asks the program to end, then stops it and all it started,
@@ -67,7 +69,7 @@ func (i *instance) askShutdown(ctx context.Context) {
 
 // Disable stops the program; calls get the default answer until Enable.
 func (p *Plugin) Disable(ctx context.Context) {
-	p.halt(ctx, StateDisabled, "disabled")
+	p.halt(ctx, event{kind: evDisable, reason: "disabled"})
 }
 
 // Enable switches a disabled plugin back on; it starts on its next
@@ -75,9 +77,7 @@ func (p *Plugin) Disable(ctx context.Context) {
 func (p *Plugin) Enable() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.state == StateDisabled {
-		p.setState(StateIdle, "")
-	}
+	p.decide(nil, event{kind: evEnable})
 }
 
 // Restart stops the program if it runs and starts it again now, its crash
@@ -96,13 +96,11 @@ func (p *Plugin) Restart(ctx context.Context) error {
 		return fmt.Errorf("plugin %s %w", p.id, ErrNoActivation)
 	}
 	p.mu.Unlock()
-	p.halt(ctx, StateIdle, "restart asked")
+	p.halt(ctx, event{kind: evRestart, reason: "restart asked"})
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.crashes.forget()
-	if p.state == StateIdle && p.inst == nil {
-		p.startLocked(StateStarting)
-	}
+	p.decide(nil, event{kind: evStart})
 	return nil
 }
 
@@ -135,10 +133,7 @@ func (p *Plugin) Update(ctx context.Context, m *manifest.Manifest) error {
 		// The user reviewed and said yes to this version: a plugin stopped
 		// (its folder changed since install, its crashes) gets its start
 		// again at its next activation.
-		if p.state == StateStopped {
-			p.crashes.forget()
-			p.setState(StateIdle, "")
-		}
+		p.decide(nil, event{kind: evReviewed})
 		return nil
 	})
 }
@@ -151,15 +146,15 @@ func (p *Plugin) change(ctx context.Context, reason string, apply func() error) 
 	disabled := p.state == StateDisabled
 	p.mu.Unlock()
 	if running {
-		p.halt(ctx, StateIdle, reason)
+		p.halt(ctx, event{kind: evChange, reason: reason})
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if err := apply(); err != nil {
 		return err
 	}
-	if running && !disabled && p.state == StateIdle && p.inst == nil {
-		p.startLocked(StateStarting)
+	if running && !disabled {
+		p.decide(nil, event{kind: evStart})
 	}
 	return nil
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// A module's turn is shorter while it holds a decision: the transport asks
-// the host, through LaunchSpec.HoldsDecision, whether a permissions/… call
-// is pending on the instance.
+// A module's turn is shorter while it holds a decision: the host hands
+// each program it launched, through Options.Decisions, a way to ask
+// whether a permissions/… call is pending on it.
 func TestHoldsDecisionWhileAPermissionsCallIsPending(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		release := make(chan struct{})
@@ -25,11 +25,18 @@ func TestHoldsDecisionWhileAPermissionsCallIsPending(t *testing.T) {
 			return "ok", nil
 		})
 		var holds atomic.Pointer[func() bool]
+		var launched atomic.Pointer[memProgram]
 		launch := launchFunc(func(_ context.Context, spec transport.LaunchSpec) (transport.Program, error) {
-			holds.Store(&spec.HoldsDecision)
-			return newMemProgram(handle), nil
+			prog := newMemProgram(handle)
+			launched.Store(prog)
+			return prog, nil
 		})
-		h := New(Options{Home: t.TempDir(), Transports: memTransports(launch)})
+		decisions := func(prog transport.Program, held func() bool) {
+			if prog == transport.Program(launched.Load()) {
+				holds.Store(&held)
+			}
+		}
+		h := New(Options{Home: t.TempDir(), Transports: memTransports(launch), Decisions: decisions})
 		defer h.Close(context.Background())
 		m := &manifest.Manifest{ID: "dev.test.mem", Version: "1.0.0", Run: &manifest.Run{WASM: "x"},
 			Activation: []string{"onCall"}, Dir: t.TempDir()}

@@ -11,25 +11,39 @@
 //
 // The supervisor speaks lines, never the OS: programs are started by the
 // transports of Options.Transports (package host/transport is the seam;
-// host/process runs processes, host/wasm modules), which the host owns and
-// closes with it. Services are made per instance of a program (ServiceMaker)
-// and closed when the instance ends.
+// package modules gives every run kind's), which the host owns and closes
+// with it. The seam says what ended a program in words any transport can
+// mean (it exited with a code, the host ended it, asked or forced, it
+// broke a limit) and names each program with one ID. Services are made
+// per instance of a program (ServiceMaker) and closed when the instance
+// ends.
 //
 // # The life of a plugin
 //
-// A plugin's state is changed in one place, decide (lifecycle.go), with the
-// plugin's lock held. States (State):
+// A plugin's state is changed in one place, decide (lifecycle.go), with
+// the plugin's lock held, by the table machine: every event goes through
+// it, an instance's, a user change, a first call and the host's close.
+// States (State), and the table's rows:
 //
-//	idle ──first call or activation fact──▶ starting
-//	starting ──initialize answered, queue sent──▶ ready
-//	starting ──no answer in 10 s, other version, launch failed──▶ stopped
-//	ready ──stdout ends or program exits (crash)──▶ restarting
-//	restarting ──initialize answered, attaches and queue sent──▶ ready
-//	restarting ──the 4th crash within 5 minutes──▶ stopped
-//	ready ──memory past the limit──▶ stopped
+//	idle ──first call (or activation fact), start──▶ starting
+//	any ──queue flushed after initialize──▶ ready
+//	ready ──stdout ends, or its wire ended under a call──▶ restarting
+//	starting, ready, restarting ──crash, within 3 in 5 minutes──▶ restarting (new instance)
+//	starting, ready, restarting ──the 4th crash within 5 minutes──▶ stopped
+//	any ──launch failed, or stop for good (no initialize answer in 10 s,
+//	      another version, memory past the limit)──▶ stopped
 //	any ──Disable──▶ disabled ──Enable──▶ idle
-//	any ──Restart (crash history forgotten)──▶ idle ──▶ starting
-//	any ──Close──▶ stopped ("the host closed")
+//	any but disabled ──Restart, permissions or update──▶ idle ──start──▶ starting
+//	stopped ──Update (the user said yes to a new version)──▶ idle
+//	any but disabled ──Close──▶ stopped ("the host closed")
+//
+// A halt (Disable, Restart, a change, Close) also asks the program to
+// stop; a stop ends the queue with the default answer. Any other pair of
+// a state and an event changes nothing (machine_test.go walks them all).
+// A halted plugin meets the "any" rows of an instance (flushed, launch
+// failed, stop for good) only through an instance that was launching or
+// already dying as it was halted; they are kept as the host has always
+// behaved.
 //
 // Each instance of the program has a phase: launching, greeting (only
 // initialize may be sent), serving, ending (its stdout ended by itself: a
@@ -39,7 +53,7 @@
 //
 // The ways a program stops, by what they mean:
 //   - a crash: it ends by itself; calls under way end "crashed" and it is
-//     restarted under the crash window (exitedLocked);
+//     restarted under the crash window (exitedLocked, then the machine);
 //   - a stop for good: the handshake is refused or memory runs out; no
 //     restart until Restart (stopForGood);
 //   - a user change (disable, permissions, update, restart): shutdown is

@@ -2,8 +2,8 @@ package host
 
 import "errors"
 
-// The host's errors are one family, as are those of its transports
-// (host/process, host/wasm): each is a sentinel a caller tests with
+// The host's errors are one family, as are those of its transports (the
+// system's programs, host/wasm): each is a sentinel a caller tests with
 // errors.Is, declared once; its text is a lowercase clause that reads
 // inside a journal line or a console answer ("restart: the plugin is
 // disabled: enable it first", "could not start: program not found: …"),

@@ -29,8 +29,8 @@ func InitializeParams(m *manifest.Manifest, appVersion, lang string) proto.Initi
 }
 
 // PluginEnv is base, the app's environment, with the four ESCOUADE_
-// variables of a process plugin set (docs/protocol.md#2-starting-the-program), in name order after
-// the app's.
+// variables of a run.command plugin set
+// (docs/protocol.md#2-starting-the-program), in name order after the app's.
 func PluginEnv(base []string, id, appVersion, lang string) []string {
 	own := map[string]string{
 		proto.EnvPluginID:  id,

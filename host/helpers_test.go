@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/process"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -32,6 +34,12 @@ func fakeManifest(t *testing.T) *manifest.Manifest {
 	}
 }
 
+// processTransports runs run.command programs as the CLI does: as
+// processes, each stop step taking grace.
+func processTransports(grace time.Duration) map[manifest.RunKind]transport.Transport {
+	return map[manifest.RunKind]transport.Transport{manifest.RunProcess: process.NewTransport(grace)}
+}
+
 // startHost makes a host whose plugin runs the fake in the given mode.
 func startHost(t *testing.T, mode string, opts Options, edit ...func(*manifest.Manifest)) (*Host, *Plugin) {
 	t.Helper()
@@ -48,6 +56,9 @@ func startHost(t *testing.T, mode string, opts Options, edit ...func(*manifest.M
 	opts.Env = append(os.Environ(), "FAKE_PLUGIN="+mode)
 	if opts.StopGrace == 0 {
 		opts.StopGrace = 200 * time.Millisecond
+	}
+	if opts.Transports == nil {
+		opts.Transports = processTransports(opts.StopGrace)
 	}
 	h := New(opts)
 	p, err := h.Add(m, Config{})

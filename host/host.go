@@ -9,7 +9,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -18,8 +17,7 @@ import (
 
 // Host holds every plugin of the app.
 type Host struct {
-	opts    Options
-	process transport.Transport // the default transport of run.command
+	opts Options
 
 	mu      sync.Mutex
 	plugins map[string]*Plugin
@@ -29,7 +27,7 @@ type Host struct {
 // New makes a host; nothing runs until a plugin is activated.
 func New(opts Options) *Host {
 	opts = opts.withDefaults()
-	return &Host{opts: opts, process: newProcessTransport(opts), plugins: map[string]*Plugin{}}
+	return &Host{opts: opts, plugins: map[string]*Plugin{}}
 }
 
 // Config is what the user chose for a plugin.
@@ -48,6 +46,15 @@ type Config struct {
 	Admit func(*manifest.Manifest) error
 }
 
+// initialState is where a plugin added with cfg starts: the machine's
+// first state, idle, or disabled when the user switched it off.
+func (cfg Config) initialState() State {
+	if cfg.Disabled {
+		return StateDisabled
+	}
+	return StateIdle
+}
+
 // Add registers a plugin. Its program starts on its first activation.
 func (h *Host) Add(m *manifest.Manifest, cfg Config) (*Plugin, error) {
 	h.mu.Lock()
@@ -62,14 +69,11 @@ func (h *Host) Add(m *manifest.Manifest, cfg Config) (*Plugin, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plugin{h: h, id: m.ID, journal: j, m: m, settings: cfg.Settings, state: StateIdle, admit: cfg.Admit}
+	p := &Plugin{h: h, id: m.ID, journal: j, m: m, settings: cfg.Settings, state: cfg.initialState(), admit: cfg.Admit}
 	p.queue.max = h.opts.QueueSize
 	p.granted = m.Permissions
 	if cfg.Granted != nil {
 		p.granted = *cfg.Granted
-	}
-	if cfg.Disabled {
-		p.state = StateDisabled
 	}
 	h.plugins[m.ID] = p
 	return p, nil
@@ -133,7 +137,7 @@ func (h *Host) Close(ctx context.Context) error {
 	defer cancelStop()
 	var wg sync.WaitGroup
 	for _, p := range plugins {
-		wg.Go(func() { p.haltBy(answers, stop, StateStopped, "the host closed") })
+		wg.Go(func() { p.haltBy(answers, stop, event{kind: evClose, reason: "the host closed"}) })
 	}
 	wg.Wait()
 	errs := []error{h.closeTransports(ctx)}

@@ -69,15 +69,6 @@ func (i *instance) holdDecision(method string, d time.Duration) (release func())
 	}
 }
 
-// startLocked launches a new instance. Called with p.mu held.
-func (p *Plugin) startLocked(s State) {
-	ctx, cancel := context.WithCancel(context.Background())
-	inst := &instance{p: p, manifest: p.m, ctx: ctx, cancel: cancel, done: make(chan struct{}), launched: make(chan struct{})}
-	p.inst = inst
-	p.setState(s, "")
-	go inst.run(p.launchSpecLocked(inst))
-}
-
 func (i *instance) run(spec transport.LaunchSpec) {
 	defer close(i.done)
 	defer i.cancel()
@@ -85,7 +76,7 @@ func (i *instance) run(spec transport.LaunchSpec) {
 	if !i.launch(spec) {
 		return
 	}
-	p.journal.Write(journal.TagStart, "started, "+i.prog.ID())
+	p.journal.Write(journal.TagStart, "started, "+i.prog.ID().Name)
 	i.handshake()
 	i.waitEnd()
 	i.conn.Close()
@@ -121,6 +112,9 @@ func (i *instance) launch(spec transport.LaunchSpec) bool {
 	})
 	p.decide(i, event{kind: evLaunched})
 	p.mu.Unlock()
+	if tell := p.h.opts.Decisions; tell != nil {
+		tell(prog, i.holdsDecision)
+	}
 	close(i.launched)
 	return true
 }

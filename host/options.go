@@ -27,11 +27,13 @@ type Options struct {
 	Keychain keychain.Keychain
 	// Projects maps a project id to its folder (for .escouade.yml).
 	Projects func(id string) (dir string, ok bool)
-	// Env is the app's environment given to processes; default os.Environ().
+	// Env is the app's environment given to run.command programs; default
+	// os.Environ().
 	Env []string
 	// Delays overrides the delay of host→plugin calls by method name (tests).
 	Delays map[string]time.Duration
-	// MemoryLimit stops a process plugin past this many bytes; default 1024 MB.
+	// MemoryLimit stops a program that tells its memory
+	// (transport.MemoryReader) past this many bytes; default 1024 MB.
 	MemoryLimit uint64
 	// MemoryPeriod is how often memory is read; default 2 s.
 	MemoryPeriod time.Duration
@@ -49,16 +51,22 @@ type Options struct {
 	// sender blocked for ever; default 10 s.
 	WriteTimeout time.Duration
 	// StopGrace is each step of stopping a program (stdin closed, then
-	// SIGTERM, then SIGKILL); default 500 ms.
+	// asked to end, then forced), the graces Close allows; default 500 ms.
+	// The transports are given theirs by whoever makes them.
 	StopGrace time.Duration
-	// Transports start programs by the kind of their run; a kind missing
-	// gets the process transport for run.command, and a plain refusal for
-	// the others. The host owns them: Close closes them once every program
-	// has stopped.
+	// Transports start programs by the kind of their run (package modules
+	// gives every kind's); a kind missing gets a plain refusal. The host
+	// owns them: Close closes them once every program has stopped.
 	Transports map[manifest.RunKind]transport.Transport
+	// Decisions is told each program the host launched, with a way to ask
+	// whether it holds a decision an agent waits for (a permissions/…
+	// call): a transport whose programs run in turns shortens them then
+	// (package modules gives the WASM transport's). Nil tells nobody.
+	Decisions func(prog transport.Program, holds func() bool)
 	// ModuleServices are made for each instance of a module program
 	// (run.wasm, run.js): the module-only services (timer/*, net/*, ws/*,
-	// fs/*, proc/*). A process never gets them: its calls answer -32601.
+	// fs/*, proc/*). A run.command program never gets them: its
+	// calls answer -32601.
 	ModuleServices []ServiceMaker
 	// OnState is told every state change, in order, with the plugin's lock
 	// held: it must be quick and must not call the plugin back.

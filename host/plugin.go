@@ -68,15 +68,13 @@ func (p *Plugin) Status() Status {
 func (p *Plugin) statusLocked() Status {
 	s := Status{State: p.state, Reason: p.reason, Crashes: p.crashes.count(time.Now(), p.h.opts.RestartWindow)}
 	if p.inst != nil && p.inst.prog != nil {
-		s.Instance = p.inst.prog.ID()
-		if proc, ok := p.inst.prog.(interface{ PID() int }); ok {
-			s.PID = proc.PID()
-		}
+		s.Program = p.inst.prog.ID()
 	}
 	return s
 }
 
-// setState changes the state and tells the app. Called with mu held.
+// setState changes the state and tells the app. Called with mu held, by
+// decide's edges only (take).
 func (p *Plugin) setState(s State, reason string) {
 	p.state, p.reason = s, reason
 	if p.h.opts.OnState != nil {
@@ -247,7 +245,7 @@ func (p *Plugin) submitLocked(r *request) *instance {
 	}
 	switch p.state {
 	case StateIdle:
-		p.startLocked(StateStarting)
+		p.decide(nil, event{kind: evCall})
 		p.enqueueLocked(r)
 	case StateStarting, StateRestarting:
 		p.enqueueLocked(r)
@@ -257,7 +255,7 @@ func (p *Plugin) submitLocked(r *request) *instance {
 			return p.inst
 		}
 		// The program is ending: what comes now waits for the next one.
-		p.setState(StateRestarting, "")
+		p.decide(nil, event{kind: evWireEnded})
 		p.enqueueLocked(r)
 	}
 	return nil

@@ -6,20 +6,16 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/escouade-dev/escouade-plugin/host/process"
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // transportFor is the transport of a run kind: the one Options gave, else
-// the process transport for processes, else one that refuses plainly.
+// one that refuses plainly.
 func (h *Host) transportFor(kind manifest.RunKind) transport.Transport {
 	if t, ok := h.opts.Transports[kind]; ok {
 		return t
-	}
-	if kind == manifest.RunProcess {
-		return h.process
 	}
 	return missingTransport{kind}
 }
@@ -41,26 +37,17 @@ func (h *Host) closeTransports(ctx context.Context) error {
 	for _, t := range h.opts.Transports {
 		errs = append(errs, t.Close(ctx))
 	}
-	errs = append(errs, h.process.Close(ctx))
 	return errors.Join(errs...)
 }
 
-// newProcessTransport is the default transport of processes.
-func newProcessTransport(o Options) transport.Transport {
-	return process.Transport{Grace: o.StopGrace}
-}
-
 // launchSpecLocked snapshots what a new program gets: the manifest and
-// environment of now.
-func (p *Plugin) launchSpecLocked(i *instance) transport.LaunchSpec {
-	spec := transport.LaunchSpec{
-		Manifest:      p.m,
-		Stderr:        func(line string) { p.journal.Write(journal.TagStderr, line) },
-		Journal:       p.journal.Write,
-		HoldsDecision: i.holdsDecision,
+// environment of now (a transport whose programs take no environment, a
+// module's, leaves it).
+func (p *Plugin) launchSpecLocked() transport.LaunchSpec {
+	return transport.LaunchSpec{
+		Manifest: p.m,
+		Env:      p.h.pluginEnv(p.m.ID),
+		Stderr:   func(line string) { p.journal.Write(journal.TagStderr, line) },
+		Journal:  p.journal.Write,
 	}
-	if p.m.Run.Kind() == manifest.RunProcess {
-		spec.Env = p.h.pluginEnv(p.m.ID)
-	}
-	return spec
 }

@@ -1,5 +1,7 @@
 package host
 
+import "github.com/escouade-dev/escouade-plugin/host/transport"
+
 // State is where a plugin stands.
 type State string
 
@@ -16,9 +18,8 @@ const (
 type Status struct {
 	State  State  `json:"state"`
 	Reason string `json:"reason"` // "" when there is nothing to say
-	PID    int    `json:"pid"`    // 0 when no process runs
-	// Instance names the program now for the journal ("pid 4242",
-	// "instance 3"); "" when none runs.
-	Instance string `json:"instance,omitempty"`
-	Crashes  int    `json:"crashes"`
+	// Program names the program now, as its transport does; the zero ID
+	// when none runs. How the app spells it is the app's.
+	Program transport.ID `json:"-"`
+	Crashes int          `json:"crashes"`
 }

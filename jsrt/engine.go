@@ -16,6 +16,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 //go:generate sh build/build.sh
@@ -154,11 +155,11 @@ func ExitOf(code uint32, lastStderr []string, turnLimit time.Duration) transport
 		return transport.Exit{Kind: transport.Trapped, Detail: crashDetail(lastStderr)}
 	case ExitTurnTooLong:
 		if turnLimit <= 0 {
-			turnLimit = transport.TurnLimit
+			turnLimit = protocol.TurnLimit
 		}
 		return transport.Exit{Kind: transport.TurnTooLong, Limit: turnLimit}
 	case ExitOutOfMemory:
-		return transport.Exit{Kind: transport.OutOfMemory, Memory: transport.ModuleMemory}
+		return transport.Exit{Kind: transport.OutOfMemory, Memory: protocol.ModuleMemory}
 	}
 	return transport.Exit{Kind: transport.Exited, Code: int(code)}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 func TestExitOf(t *testing.T) {
@@ -24,8 +25,8 @@ func TestExitOf(t *testing.T) {
 		{"crash line before others", ExitCrash, []string{CrashPrefix + "Error: y", "late line"}, 0, transport.Exit{Kind: transport.Trapped, Detail: "Error: y"}},
 		{"crash without its line", ExitCrash, nil, 0, transport.Exit{Kind: transport.Trapped, Detail: "an uncaught exception"}},
 		{"turn too long", ExitTurnTooLong, nil, 500 * time.Millisecond, transport.Exit{Kind: transport.TurnTooLong, Limit: 500 * time.Millisecond}},
-		{"turn too long, no limit", ExitTurnTooLong, nil, 0, transport.Exit{Kind: transport.TurnTooLong, Limit: transport.TurnLimit}},
-		{"out of memory", ExitOutOfMemory, nil, 0, transport.Exit{Kind: transport.OutOfMemory, Memory: transport.ModuleMemory}},
+		{"turn too long, no limit", ExitTurnTooLong, nil, 0, transport.Exit{Kind: transport.TurnTooLong, Limit: protocol.TurnLimit}},
+		{"out of memory", ExitOutOfMemory, nil, 0, transport.Exit{Kind: transport.OutOfMemory, Memory: protocol.ModuleMemory}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // How an instance ends when its bundle misbehaves, and what the journal
@@ -60,7 +60,7 @@ func TestInstanceEnds(t *testing.T) {
 			if got := in.exitCode(); got != c.code {
 				t.Fatalf("exit code %d (%v), want %d; stderr:\n%s", got, in.ended, c.code, in.stderr.String())
 			}
-			exit := ExitOf(uint32(c.code), in.stderrLines(), transport.TurnLimit)
+			exit := ExitOf(uint32(c.code), in.stderrLines(), protocol.TurnLimit)
 			if !strings.HasPrefix(exit.Detail, c.detail) {
 				t.Errorf("detail %q, want it to start with %q", exit.Detail, c.detail)
 			}

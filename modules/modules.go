@@ -1,8 +1,9 @@
-// Package modules gives a host what it needs to run module plugins
-// (run.wasm, run.js): the WASM transport, with the JS engine inside it, and
-// the services only modules get (timers, the network behind the egress
-// guard, files under granted roots, programs). An app embedding the host,
-// the CLI and the Plugins view all set them up here, the same way.
+// Package modules gives a host what it needs to run every kind of plugin:
+// the registry of run kinds (kinds.go: processes for run.command, the WASM
+// transport with the JS engine inside it for run.wasm and run.js), and the
+// services only modules get (timers, the network behind the egress guard,
+// files under granted roots, programs). An app embedding the host, the
+// CLI, the bench and the Plugins view all set them up here, the same way.
 //
 //	opts := host.Options{Home: home}
 //	wt, err := modules.Configure(ctx, &opts, modules.Options{Home: home})
@@ -76,21 +77,27 @@ func NewTransport(ctx context.Context, o Options) (*wasm.Transport, error) {
 	})
 }
 
-// Configure sets the module transports and services in opts and returns
-// the transport, which the host owns and closes.
+// Configure sets in opts the registry's transports (the WASM transport,
+// behind the app-version gate of opts.AppVersion, for run.wasm and run.js;
+// the process transport unless opts gives one), the module services, and
+// the WASM transport's turn policy (Options.Decisions); it returns the
+// WASM transport. The host owns the transports and closes them.
 func Configure(ctx context.Context, opts *host.Options, o Options) (*wasm.Transport, error) {
-	t, err := NewTransport(ctx, o)
+	all, wt, err := Transports(ctx, o, opts.StopGrace, opts.AppVersion)
 	if err != nil {
 		return nil, err
 	}
 	if opts.Transports == nil {
 		opts.Transports = map[manifest.RunKind]transport.Transport{}
 	}
-	gate := Gate(t, opts.AppVersion)
-	opts.Transports[manifest.RunWASM] = gate
-	opts.Transports[manifest.RunJS] = gate
+	for kind, t := range all {
+		if _, given := opts.Transports[kind]; !given || kind != manifest.RunProcess {
+			opts.Transports[kind] = t
+		}
+	}
+	opts.Decisions = wt.Decisions
 	opts.ModuleServices = append(opts.ModuleServices, Services(o)...)
-	return t, nil
+	return wt, nil
 }
 
 // Services are the makers of the module-only services.

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/host/process"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -48,9 +50,10 @@ func startNodeHost(tb testing.TB, node string) *hostRig {
 func startHostRun(tb testing.TB, command []string, program string) *hostRig {
 	tb.Helper()
 	h := host.New(host.Options{
-		Home:     tb.TempDir(),
-		Keychain: keychain.NewMemory(),
-		Env:      append(os.Environ(), programEnv+"="+program),
+		Home:       tb.TempDir(),
+		Keychain:   keychain.NewMemory(),
+		Env:        append(os.Environ(), programEnv+"="+program),
+		Transports: map[manifest.RunKind]transport.Transport{manifest.RunProcess: process.NewTransport(0)},
 	})
 	p, err := h.Add(perfManifest(tb, command), host.Config{})
 	if err != nil {

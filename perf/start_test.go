@@ -10,7 +10,10 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/host/process"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // maxStartRatio is the target for starting a plugin: from the host's Add
@@ -84,9 +87,10 @@ func startBare(tb testing.TB) time.Duration {
 // from Add to the answer of its first call, which starts it.
 func startHosted(tb testing.TB) time.Duration {
 	h := host.New(host.Options{
-		Home:     tb.TempDir(),
-		Keychain: keychain.NewMemory(),
-		Env:      append(os.Environ(), programEnv+"="+programInline),
+		Home:       tb.TempDir(),
+		Keychain:   keychain.NewMemory(),
+		Env:        append(os.Environ(), programEnv+"="+programInline),
+		Transports: map[manifest.RunKind]transport.Transport{manifest.RunProcess: process.NewTransport(0)},
 	})
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), closeWait)

@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/modules"
 )
 
 // BenchmarkListPage renders the list of 20 installed plugins, as each
@@ -18,7 +21,8 @@ func BenchmarkListPage(b *testing.B) {
 		m := strings.Replace(fixtureManifest("1.0.0"), fixtureID, fixtureID+itoa(i), 1)
 		installed(b, home, pluginFolder(b, m))
 	}
-	srv, err := New(Options{Host: host.Options{Home: home, Keychain: keychain.NewMemory()}})
+	srv, err := New(Options{Host: host.Options{Home: home, Keychain: keychain.NewMemory(),
+		Transports: map[manifest.RunKind]transport.Transport{manifest.RunProcess: modules.ProcessTransport(0)}}})
 	if err != nil {
 		b.Fatal(err)
 	}

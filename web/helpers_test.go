@@ -16,10 +16,12 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/modules"
 )
 
 // fixtureBin is the plugin of testdata/plugin, built once for the tests.
@@ -112,7 +114,8 @@ func startView(t *testing.T, home string, opts ...viewOption) *view {
 		home = t.TempDir()
 	}
 	kc := keychain.NewMemory()
-	o := Options{Host: host.Options{Home: home, Keychain: kc, StopGrace: 200 * time.Millisecond}}
+	o := Options{Host: host.Options{Home: home, Keychain: kc, StopGrace: 200 * time.Millisecond,
+		Transports: map[manifest.RunKind]transport.Transport{manifest.RunProcess: modules.ProcessTransport(200 * time.Millisecond)}}}
 	for _, f := range opts {
 		f(&o)
 	}

@@ -24,7 +24,7 @@ type stateView struct {
 
 func (s *Server) stateOf(id string, st host.Status) stateView {
 	return stateView{ID: id, State: string(st.State), Label: tr(s.lang, "state."+string(st.State)),
-		Reason: st.Reason, Crashes: st.Crashes, PID: st.PID}
+		Reason: st.Reason, Crashes: st.Crashes, PID: st.Program.System}
 }
 
 // row is one installed plugin in the list and at the top of its page.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 
 	"github.com/escouade-dev/escouade-plugin/conformance"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
 )
@@ -48,13 +47,12 @@ func cmdTest(e env, args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	modulesTransport, err := modules.NewTransport(ctx, c.moduleOptions())
+	transports, modulesTransport, err := modules.Transports(ctx, c.moduleOptions(), opts.StopGrace, c.appVersion)
 	if err != nil {
 		return err
 	}
 	defer modulesTransport.Close(ctx)
-	gated := modules.Gate(modulesTransport, c.appVersion)
-	opts.Transports = map[manifest.RunKind]transport.Transport{manifest.RunWASM: gated, manifest.RunJS: gated}
+	opts.Transports = transports
 	opts.ModuleServices = modules.Services(c.moduleOptions())
 	opts.Home = c.homeDir()
 	report := conformance.Run(ctx, pos[0], opts)

@@ -12,6 +12,10 @@ type Exit struct {
 	Signal string
 }
 
+// killedSignal is Exit.Signal of a program SIGKILL ended (and on Windows,
+// of one its job object ended).
+const killedSignal = "killed"
+
 // signalledCode is Exit.Code for a program ended by a signal, as
 // os.ProcessState.ExitCode reports it.
 const signalledCode = -1

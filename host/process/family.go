@@ -28,11 +28,14 @@ type Family struct {
 	exited atomic.Bool
 }
 
-// StartFamily starts cmd as the leader of a new family. It sets
-// cmd.SysProcAttr; cmd.Env is the whole environment (nil: the host's), to
-// which TokenEnv is added on Linux. The caller waits for cmd as usual
-// and then calls Exited.
-func StartFamily(cmd *exec.Cmd) (*Family, error) {
+// StartFamily starts cmd as the leader of a new family, with a launcher of
+// its own: a family shares nothing with another. It sets cmd.SysProcAttr;
+// cmd.Env is the whole environment (nil: the host's), to which TokenEnv is
+// added on Linux. The caller waits for cmd as usual and then calls Exited.
+func StartFamily(cmd *exec.Cmd) (*Family, error) { return NewLauncher().StartFamily(cmd) }
+
+// StartFamily is the package's StartFamily on l's table.
+func (l *Launcher) StartFamily(cmd *exec.Cmd) (*Family, error) {
 	env, token := prepareStart(cmd.Env)
 	cmd.Env = env
 	cmd.SysProcAttr = sysProcAttr()
@@ -40,7 +43,7 @@ func StartFamily(cmd *exec.Cmd) (*Family, error) {
 		return nil, err
 	}
 	f := &Family{}
-	g, err := newGroup(cmd.Process, token, f.exited.Load)
+	g, err := newGroup(l.table, cmd.Process, token, f.exited.Load)
 	if err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()

@@ -23,14 +23,15 @@ func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 }
 
-var subreaper sync.Once
-
-// prepareStart makes the host the subreaper of its descendants, once per
-// process: a process whose parent ends is then adopted by the host rather
-// than by init, so what a program leaves behind stays in reach. It returns
-// the environment with a new token and the token.
+// prepareStart makes the host the subreaper of its descendants: a process
+// whose parent ends is then adopted by the host rather than by init, so
+// what a program leaves behind stays in reach. Being the subreaper is an
+// attribute of the host's process; it is asked again at each start (one
+// system call, idempotent) rather than remembered in a variable every
+// launcher would share. It returns the environment with a new token and
+// the token.
 func prepareStart(env []string) ([]string, string) {
-	subreaper.Do(func() { _ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	token := hex.EncodeToString(b[:])
@@ -57,6 +58,8 @@ func withoutToken(env []string) []string {
 // process, and Go ends a thread when a goroutine locked to it returns: a
 // program started on a caller's locked thread could be killed long before
 // the host dies. Programs are started from this thread, which never ends.
+// It is the one thing launchers share: it holds no data about any program,
+// and a thread per launcher would be a thread kept for ever per host.
 var starter struct {
 	once sync.Once
 	jobs chan func()
@@ -90,26 +93,21 @@ func startTimeOf(pid int) uint64 {
 	return p.StartTime
 }
 
-// tokens caches the token of each process seen, read once from its
-// /proc/<pid>/environ (the environment it started with); "" for none or
-// one that cannot be read (another user's).
-var tokens = struct {
-	sync.Mutex
-	of map[procKey]string
-}{of: make(map[procKey]string)}
-
-func tokenOf(p procInfo) string {
-	tokens.Lock()
-	defer tokens.Unlock()
-	if t, ok := tokens.of[p.key()]; ok {
-		return t
+// tokenOf is the token of a process, read once from its
+// /proc/<pid>/environ (the environment it started with) and kept in the
+// table; "" for none or one that cannot be read (another user's).
+func (t *table) tokenOf(p procInfo) string {
+	t.tokensMu.Lock()
+	defer t.tokensMu.Unlock()
+	if tok, ok := t.tokens[p.key()]; ok {
+		return tok
 	}
 	if p.zombie() {
 		return "" // its environment went with its memory; not cached, it was never read
 	}
-	t := readToken(p.PID)
-	tokens.of[p.key()] = t
-	return t
+	tok := readToken(p.PID)
+	t.tokens[p.key()] = tok
+	return tok
 }
 
 func readToken(pid int) string {
@@ -120,15 +118,13 @@ func readToken(pid int) string {
 	return tokenIn(env)
 }
 
-// adopted holds the processes the host adopted as their parent ended:
-// seen with another parent, then with the host. Nothing else in the host
-// waits for them, so their zombies are the host's to reap. Guarded by the
-// snapshot cache's lock.
-var adopted = make(map[procKey]bool)
-
-// adopt runs on each new snapshot: it reaps what the host adopted and that
-// ended, and forgets the tokens and adoptions of processes that are gone.
-func adopt(prev, cur *snapshot) {
+// adopt runs on each new snapshot of the table: it notes the processes the
+// host adopted as their parent ended (seen with another parent, then with
+// the host: nothing else in the host waits for them, so their zombies are
+// the host's to reap), reaps those that ended, and forgets the tokens and
+// adoptions of processes that are gone.
+func (t *table) adopt(prev, cur *snapshot) {
+	adopted := t.adopted
 	self := os.Getpid()
 	if prev != nil {
 		for _, p := range cur.procs {
@@ -149,13 +145,13 @@ func adopt(prev, cur *snapshot) {
 			delete(adopted, k)
 		}
 	}
-	tokens.Lock()
-	for k := range tokens.of {
+	t.tokensMu.Lock()
+	for k := range t.tokens {
 		if !alive[k] {
-			delete(tokens.of, k)
+			delete(t.tokens, k)
 		}
 	}
-	tokens.Unlock()
+	t.tokensMu.Unlock()
 }
 
 // reap collects the zombies of procs that are children of the host, but

@@ -208,6 +208,7 @@ func ExampleTokenEnv() {
 // table once it ends.
 func TestAdoptedOrphanIsReaped(t *testing.T) {
 	prepareStart(nil) // the host is the subreaper
+	snapshots := &newTable().snapshots
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

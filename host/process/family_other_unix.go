@@ -22,10 +22,10 @@ func startOnKeptThread(start func() error) error { return start() }
 // startTimeOf is unknown without /proc.
 func startTimeOf(int) uint64 { return 0 }
 
-func tokenOf(procInfo) string { return "" }
+func (*table) tokenOf(procInfo) string { return "" }
 
 // adopt does nothing: the host is no subreaper here, so it adopts nothing.
-func adopt(_, _ *snapshot) {}
+func (*table) adopt(_, _ *snapshot) {}
 
 // reap does nothing: what the program leaves behind is adopted by init.
 func reap([]procInfo, int) {}

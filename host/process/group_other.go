@@ -22,7 +22,12 @@ func prepareStart(env []string) ([]string, string) { return env, "" }
 
 func startOnKeptThread(start func() error) error { return start() }
 
-func newGroup(leader *os.Process, _ string, _ func() bool) (*group, error) {
+// table stands in for the process table a launcher reads elsewhere.
+type table struct{}
+
+func newTable() *table { return &table{} }
+
+func newGroup(_ *table, leader *os.Process, _ string, _ func() bool) (*group, error) {
 	_ = leader.Kill()
 	return nil, fmt.Errorf("process groups on %s: %w", runtime.GOOS, errors.ErrUnsupported)
 }

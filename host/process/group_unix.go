@@ -24,6 +24,7 @@ const killWait = 2 * time.Second
 // daemon's double fork), found by the tag it inherited or because it was
 // seen in the tree before.
 type group struct {
+	table  *table // its launcher's
 	pgid   int
 	leader int
 	since  uint64 // the leader's start time: no older process is the program's
@@ -39,14 +40,15 @@ type group struct {
 	knownAt uint64 // seq of the snapshot known was last pruned with
 }
 
-func newGroup(leader *os.Process, token string, exited func() bool) (*group, error) {
+func newGroup(t *table, leader *os.Process, token string, exited func() bool) (*group, error) {
 	return &group{
+		table:  t,
 		pgid:   leader.Pid,
 		leader: leader.Pid,
 		since:  startTimeOf(leader.Pid),
 		token:  token,
 		exited: exited,
-		bornAt: snapshots.current(),
+		bornAt: t.snapshots.current(),
 		known:  make(map[procKey]bool),
 	}, nil
 }
@@ -68,7 +70,7 @@ func (g *group) family(s *snapshot) []procInfo {
 		// A pid known without a start time (ps tells none) may have been
 		// reused since: only the group and the tree name it then.
 		known := p.StartTime != 0 && g.known[p.key()]
-		if p.PGID == g.pgid || known || (g.token != "" && tokenOf(p) == g.token) {
+		if p.PGID == g.pgid || known || (g.token != "" && g.table.tokenOf(p) == g.token) {
 			roots = append(roots, p.PID)
 		}
 	}
@@ -91,7 +93,7 @@ func (g *group) memory() (uint64, error) { return g.memoryWithin(snapshotAge) }
 
 // memoryWithin is memory from a snapshot at most maxAge old (0: fresh).
 func (g *group) memoryWithin(maxAge time.Duration) (uint64, error) {
-	s, err := snapshots.get(maxAge, max(g.bornAt, g.exitAt.Load()))
+	s, err := g.table.snapshots.get(maxAge, max(g.bornAt, g.exitAt.Load()))
 	if err != nil {
 		return 0, err
 	}
@@ -115,7 +117,7 @@ func (g *group) signalAll(sig syscall.Signal) {
 	g.mu.Lock()
 	g.signalGroup(sig) // at once: the table is read after
 	g.mu.Unlock()
-	s, err := snapshots.get(0, 0)
+	s, err := g.table.snapshots.get(0, 0)
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if err == nil {
@@ -148,7 +150,7 @@ func (g *group) kill() {
 	g.signalGroup(syscall.SIGKILL) // at once: the table is read after
 	g.mu.Unlock()
 	for range killRounds {
-		s, err := snapshots.get(0, 0)
+		s, err := g.table.snapshots.get(0, 0)
 		if err != nil {
 			return
 		}
@@ -177,7 +179,7 @@ func anyRunning(procs []procInfo) bool {
 
 // reapFamily reaps what is left of the program as zombies of the host.
 func (g *group) reapFamily() {
-	s, err := snapshots.get(0, 0)
+	s, err := g.table.snapshots.get(0, 0)
 	if err != nil {
 		return
 	}
@@ -198,7 +200,7 @@ func (g *group) signalGroup(sig syscall.Signal) {
 // noteExit marks the leader's exit: Memory then reads a table read after
 // it, so what is counted is what the program left, not a reading taken
 // while it ran.
-func (g *group) noteExit() { g.exitAt.Store(snapshots.current()) }
+func (g *group) noteExit() { g.exitAt.Store(g.table.snapshots.current()) }
 
 // release forgets the program once it was killed: Memory is then 0.
 func (g *group) release() {

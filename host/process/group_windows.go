@@ -35,11 +35,17 @@ func sysProcAttr() *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
 }
 
+// table stands in for the process table a launcher reads on Unix: a job
+// object knows its processes itself.
+type table struct{}
+
+func newTable() *table { return &table{} }
+
 // newGroup puts the leader in a new job that kills its processes when its
 // last handle closes, so they die with the host even when it crashes.
 // os/exec cannot start a process suspended: a child the leader starts
 // before the assignment below stays outside the job.
-func newGroup(leader *os.Process, _ string, _ func() bool) (*group, error) {
+func newGroup(_ *table, leader *os.Process, _ string, _ func() bool) (*group, error) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return nil, fmt.Errorf("create job object: %w", err)

@@ -45,7 +45,13 @@ func fakeEnvVars(t testing.TB, mode string) []string {
 // start starts spec and stops the program when the test ends.
 func start(t testing.TB, spec Spec) *Process {
 	t.Helper()
-	p, err := Start(spec)
+	return startOn(t, NewLauncher(), spec)
+}
+
+// startOn is start with launcher l.
+func startOn(t testing.TB, l *Launcher, spec Spec) *Process {
+	t.Helper()
+	p, err := l.Start(spec)
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}

@@ -29,7 +29,8 @@ const memoryPeriod = 2 * time.Second
 // not the programs') per period over the period, the share of one core
 // watching costs; reads/period, how often the table was read.
 func BenchmarkMemoryOfFiftyIdle(b *testing.B) {
-	programs := startIdle(b, idlePlugins)
+	l := NewLauncher()
+	programs := startIdle(b, l, idlePlugins)
 	for _, bc := range []struct {
 		name   string
 		maxAge time.Duration
@@ -38,8 +39,8 @@ func BenchmarkMemoryOfFiftyIdle(b *testing.B) {
 		{"walk-each", 0},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			reads := countReads(b)
-			clock := useClock(b)
+			reads := countReads(b, l.table)
+			clock := useClock(b, l.table)
 			before := cpuTime(b)
 			for b.Loop() {
 				for _, p := range programs {
@@ -76,7 +77,8 @@ func (c *simClock) read() time.Time {
 
 // useClock makes the snapshot cache tell time by a simulated clock until
 // the benchmark ends.
-func useClock(b *testing.B) *simClock {
+func useClock(b *testing.B, t *table) *simClock {
+	snapshots := &t.snapshots
 	clock := &simClock{now: time.Now()}
 	snapshots.mu.Lock()
 	saved := snapshots.now
@@ -92,7 +94,8 @@ func useClock(b *testing.B) *simClock {
 
 // countReads counts the reads of the process table until the benchmark
 // ends.
-func countReads(b *testing.B) *int {
+func countReads(b *testing.B, t *table) *int {
+	snapshots := &t.snapshots
 	n := new(int)
 	snapshots.mu.Lock()
 	saved := snapshots.list
@@ -113,7 +116,7 @@ func countReads(b *testing.B) *int {
 func BenchmarkStopFiftyAfterShutdown(b *testing.B) {
 	for b.Loop() {
 		b.StopTimer()
-		programs := startIdle(b, idlePlugins)
+		programs := startIdle(b, NewLauncher(), idlePlugins)
 		b.StartTimer()
 		var wg sync.WaitGroup
 		for _, p := range programs {
@@ -123,12 +126,13 @@ func BenchmarkStopFiftyAfterShutdown(b *testing.B) {
 	}
 }
 
-// startIdle starts n programs that hold, ignoring stdin and SIGTERM.
-func startIdle(tb testing.TB, n int) []*Process {
+// startIdle starts n programs that hold, ignoring stdin and SIGTERM, all
+// with launcher l, as a host's transport does.
+func startIdle(tb testing.TB, l *Launcher, n int) []*Process {
 	tb.Helper()
 	programs := make([]*Process, n)
 	for i := range programs {
-		programs[i] = start(tb, fakeSpec(tb, "ignore-term"))
+		programs[i] = startOn(tb, l, fakeSpec(tb, "ignore-term"))
 	}
 	for _, p := range programs {
 		if got := nextLine(tb, stdoutLines(tb, p)); got != "ready" {

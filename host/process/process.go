@@ -34,9 +34,24 @@ type Process struct {
 	stderrOnce sync.Once
 }
 
+// Start starts the program spec describes with a launcher of its own (see
+// Launcher). The error names the program when it does not exist
+// (ErrNotFound).
+func Start(spec Spec) (*Process, error) { return NewLauncher().Start(spec) }
+
+// Launcher starts programs and keeps, for them alone, what it learns of
+// the system's process table: one read of the table serves all its
+// programs, and what it adopted and the tokens it read are its own. Two
+// hosts in one process, each with its launcher, share none of it. A
+// Launcher is safe for concurrent use.
+type Launcher struct{ table *table }
+
+// NewLauncher makes a launcher with an empty table.
+func NewLauncher() *Launcher { return &Launcher{table: newTable()} }
+
 // Start starts the program spec describes. The error names the program when
 // it does not exist (ErrNotFound).
-func Start(spec Spec) (*Process, error) {
+func (l *Launcher) Start(spec Spec) (*Process, error) {
 	path, err := resolveProgram(spec.Dir, spec.Command)
 	if err != nil {
 		return nil, err
@@ -65,7 +80,7 @@ func Start(spec Spec) (*Process, error) {
 	}
 	p := newProcess(cmd, pipes, spec)
 	p.token = token
-	if p.group, err = newGroup(cmd.Process, token, p.leaderExited); err != nil {
+	if p.group, err = newGroup(l.table, cmd.Process, token, p.leaderExited); err != nil {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		pipes.closeHostEnds()

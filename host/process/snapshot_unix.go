@@ -14,8 +14,22 @@ import (
 // later. Stop always takes a fresh one.
 const snapshotAge = time.Second
 
-// snapshots is the process table shared by every Process of the host.
-var snapshots = snapshotCache{list: listProcesses, now: time.Now, adopt: adopt}
+// table is what a Launcher knows of the system's process table, for its
+// own programs only: the latest snapshot, shared by all of them, and on
+// Linux the tokens read and the processes adopted. Two launchers in one
+// host process share none of it.
+type table struct {
+	snapshots snapshotCache
+	tokens    map[procKey]string // guarded by tokensMu
+	tokensMu  sync.Mutex
+	adopted   map[procKey]bool // guarded by snapshots.mu (adopt runs under it)
+}
+
+func newTable() *table {
+	t := &table{tokens: make(map[procKey]string), adopted: make(map[procKey]bool)}
+	t.snapshots = snapshotCache{list: listProcesses, now: time.Now, adopt: t.adopt}
+	return t
+}
 
 // snapshotCache holds the latest snapshot. Callers that need one fresher
 // than the latest share the next read: while one reads the table, the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
@@ -12,13 +13,23 @@ import (
 )
 
 // Transport starts run.command programs as processes: the process side of
-// the host's transport seam. It holds nothing shared, so Close has nothing
-// to release; its programs are stopped by the host first.
+// the host's transport seam. Its programs share its Launcher (one read of
+// the process table for all of them); the zero Transport gives each
+// program a launcher of its own. Close has nothing to release; its
+// programs are stopped by the host first.
 type Transport struct {
 	// Grace is each step of stopping a program (stdin closed, then SIGTERM,
 	// then SIGKILL); default 500 ms. A Stop after shutdown
 	// (transport.Asked) has one step: SIGTERM at once, then SIGKILL.
 	Grace time.Duration
+	// Launcher starts its programs; nil gives each its own.
+	Launcher *Launcher
+}
+
+// NewTransport is the transport of a host: its programs share one
+// launcher, and each step of their stop takes grace.
+func NewTransport(grace time.Duration) Transport {
+	return Transport{Grace: grace, Launcher: NewLauncher()}
 }
 
 // DefaultGrace is Transport.Grace when it is zero.
@@ -34,7 +45,11 @@ func (t Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (trans
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, err := Start(Spec{Dir: m.Dir, Command: m.Run.Command, Env: spec.Env, Stderr: spec.Stderr})
+	l := t.Launcher
+	if l == nil {
+		l = NewLauncher()
+	}
+	p, err := l.Start(Spec{Dir: m.Dir, Command: m.Run.Command, Env: spec.Env, Stderr: spec.Stderr})
 	if err != nil {
 		return nil, err
 	}
@@ -61,16 +76,22 @@ func (t Transport) grace() time.Duration {
 type program struct {
 	*Process
 	grace time.Duration
+	// stopping is set once the host's Stop began: a signal that ends the
+	// process from then on is the host's.
+	stopping atomic.Bool
 }
 
-// ID names the process for the journal: "pid 4242".
-func (p *program) ID() string { return "pid " + strconv.Itoa(p.PID()) }
+// ID names the process: "pid 4242", and its pid for the app.
+func (p *program) ID() transport.ID {
+	return transport.ID{Name: "pid " + strconv.Itoa(p.PID()), System: p.PID()}
+}
 
-// Exit is how the process ended, typed; the zero Exit (Running) before.
+// Exit is how the process ended, in the seam's words; the zero Exit
+// (Running) before.
 func (p *program) Exit() transport.Exit {
 	select {
 	case <-p.exited:
-		return p.Process.Exit().typed()
+		return p.Process.Exit().neutral(p.stopping.Load())
 	default:
 		return transport.Exit{}
 	}
@@ -80,14 +101,25 @@ func (p *program) Exit() transport.Exit {
 // the grace, cut short by ctx; TERM at once when ctx is marked by
 // transport.Asked), returning once they are gone.
 func (p *program) Stop(ctx context.Context) error {
+	p.stopping.Store(true)
 	p.Process.Stop(ctx, p.grace)
 	return nil
 }
 
-// typed is e as the seam's Exit.
-func (e Exit) typed() transport.Exit {
-	if e.Signal != "" {
-		return transport.Exit{Kind: transport.Signalled, Code: e.Code, Signal: e.Signal}
+// neutral is e in the seam's words: a signal ended it from outside, the
+// host's own SIGTERM (asked) or SIGKILL (forced) once it was stopping,
+// anyone's else; the signal's name stays as the seam's Detail, which the
+// journal's crash entry says ("crashed: signal killed").
+func (e Exit) neutral(stopping bool) transport.Exit {
+	if e.Signal == "" {
+		return transport.Exit{Kind: transport.Exited, Code: e.Code}
 	}
-	return transport.Exit{Kind: transport.Exited, Code: e.Code}
+	by := transport.ByOther
+	switch {
+	case stopping && e.Signal == killedSignal:
+		by = transport.ByHostForced
+	case stopping:
+		by = transport.ByHostAsked
+	}
+	return transport.Exit{Kind: transport.Ended, By: by, Detail: e.String()}
 }

@@ -36,8 +36,8 @@ func TestTransportProgram(t *testing.T) {
 	if got := nextLine(t, stdoutLines(t, p)); got != "ready" {
 		t.Fatalf("program said %q, want ready", got)
 	}
-	if want := fmt.Sprintf("pid %d", p.PID()); prog.ID() != want {
-		t.Errorf("ID = %q, want %q", prog.ID(), want)
+	if want := (transport.ID{Name: fmt.Sprintf("pid %d", p.PID()), System: p.PID()}); prog.ID() != want {
+		t.Errorf("ID = %+v, want %+v", prog.ID(), want)
 	}
 	if got := prog.Exit(); got != (transport.Exit{}) {
 		t.Errorf("Exit while it runs = %v, want Running", got)
@@ -51,7 +51,7 @@ func TestTransportProgram(t *testing.T) {
 		_ = prog.Stop(transport.Asked(context.Background()))
 	}()
 	waitClosed(t, stopped, "Stop after shutdown")
-	want := transport.Exit{Kind: transport.Signalled, Code: -1, Signal: "killed"}
+	want := transport.Exit{Kind: transport.Ended, By: transport.ByHostForced, Detail: "signal killed"}
 	if diff := cmp.Diff(want, prog.Exit()); diff != "" {
 		t.Errorf("Exit (-want +got):\n%s", diff)
 	}
@@ -65,7 +65,7 @@ func TestTransportCancelEndsTheProgram(t *testing.T) {
 	}
 	cancel()
 	waitClosed(t, prog.Done(), "the end of a program whose life was cancelled")
-	if want := (transport.Exit{Kind: transport.Signalled, Code: -1, Signal: "killed"}); prog.Exit() != want {
+	if want := (transport.Exit{Kind: transport.Ended, By: transport.ByHostForced, Detail: "signal killed"}); prog.Exit() != want {
 		t.Errorf("Exit = %v, want %v", prog.Exit(), want)
 	}
 }

@@ -1,8 +1,10 @@
 // Package transport is the seam between the host's supervisor and the
-// things that run a plugin's program: an OS process (package host/process)
+// things that run a plugin's program: a program the operating system runs,
 // or a WebAssembly instance inside the host (package host/wasm). The
-// supervisor speaks whole JSON-RPC lines over Stdin and Stdout and never
-// touches what runs them; a transport knows nothing of the protocol.
+// supervisor speaks whole lines over Stdin and Stdout and never touches
+// what runs them; the seam knows nothing of the protocol nor of the
+// system: an Exit says what ended a program in words any transport can
+// mean, and an ID names it the same way for all.
 //
 // A Transport is owned by the host and closed with it: a WASM transport
 // holds one wazero.Runtime and its compile cache for every plugin.
@@ -20,7 +22,6 @@ package transport
 import (
 	"context"
 	"io"
-	"time"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -39,8 +40,9 @@ type Transport interface {
 // LaunchSpec is what a transport needs to start a program.
 type LaunchSpec struct {
 	Manifest *manifest.Manifest
-	// Env is the full environment of a process, ESCOUADE_* included. A
-	// module gets no environment (docs/protocol.md#loading-and-compiling).
+	// Env is the full environment of a program the system runs,
+	// ESCOUADE_* included. A transport whose programs take none leaves it:
+	// a module gets no environment (docs/protocol.md#loading-and-compiling).
 	Env []string
 	// Stderr receives each line the program writes on stderr.
 	Stderr func(line string)
@@ -48,10 +50,6 @@ type LaunchSpec struct {
 	// itself (tag "wasm": a root JSON file left out, a compile under way).
 	// Nil writes nothing.
 	Journal func(tag, text string)
-	// HoldsDecision reports whether a decision (a permissions/… call) is
-	// pending on the program: a module's turn then has 500 ms instead of
-	// 2 s (§8.3). Nil never holds one.
-	HoldsDecision func() bool
 }
 
 // Program is one running instance of a plugin's program.
@@ -59,8 +57,8 @@ type Program interface {
 	// Stdin takes whole lines; Stdout gives the program's lines.
 	Stdin() io.WriteCloser
 	Stdout() io.ReadCloser
-	// ID names the instance for the journal: "pid 4242", "instance 3".
-	ID() string
+	// ID names the program: the one name the journal and the app show.
+	ID() ID
 	// Done is closed once the program has ended.
 	Done() <-chan struct{}
 	// Exit says how it ended; valid after Done.
@@ -73,28 +71,32 @@ type Program interface {
 	Stop(ctx context.Context) error
 }
 
+// ID names one program. Name is how the journal says it ("instance 3", or
+// the system's own word and number), System the number the operating system knows it by, 0 for
+// a program that runs inside the host.
+type ID struct {
+	Name   string
+	System int
+}
+
+// String is the journal's name of the program.
+func (id ID) String() string { return id.Name }
+
 // MemoryReader is implemented by programs whose memory the host polls
-// against its limit (processes, 1 GB; a module has its own 64 MB limit
-// enforced by its transport).
+// against its limit (1 GB; a module has its own 64 MB limit, enforced by
+// its transport).
 type MemoryReader interface {
 	// Memory is the resident bytes of the program and all it started.
 	Memory() (uint64, error)
 }
-
-// Limits a module transport enforces on each instance (docs/protocol.md#limits).
-const (
-	ModuleMemory      = 64 << 20
-	TurnLimit         = 2 * time.Second
-	DecisionTurnLimit = 500 * time.Millisecond
-)
 
 type askedKey struct{}
 
 // Asked marks the context of a Stop whose program was already asked to end
 // (it was sent shutdown and had its delay to answer and exit): the
 // transport skips its own gentle step (closing stdin and waiting) and goes
-// on to the next (SIGTERM for a process), so a host that closes is not
-// slowed by two graces that mean the same thing.
+// on to the next (the system's request to end), so a host that closes is
+// not slowed by two graces that mean the same thing.
 func Asked(ctx context.Context) context.Context { return context.WithValue(ctx, askedKey{}, true) }
 
 // WasAsked reports whether ctx is marked by Asked.

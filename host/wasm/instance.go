@@ -7,11 +7,11 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
-	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // moduleInstance is an instantiated module (engine.Module).
@@ -22,6 +22,7 @@ type moduleInstance = engine.Module
 type instance struct {
 	t     *Transport
 	mod   *module
+	guest guest
 	spec  transport.LaunchSpec
 	id    string
 	in    *stdin
@@ -36,6 +37,11 @@ type instance struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
+	// holds reports whether the instance holds a decision an agent waits
+	// for: set by Transport.Decisions once the host has the program, nil
+	// before (it holds none while it starts).
+	holds atomic.Pointer[func() bool]
+
 	mu     sync.Mutex
 	reason transport.Exit // why the host ended it; the first cause wins
 	panic  string         // the last "panic: …" line of its stderr
@@ -46,8 +52,8 @@ type instance struct {
 
 var _ transport.Program = (*instance)(nil)
 
-func newInstance(t *Transport, mod *module, spec transport.LaunchSpec, n int64) *instance {
-	i := &instance{t: t, mod: mod, spec: spec, id: fmt.Sprintf("instance %d", n), done: make(chan struct{})}
+func newInstance(t *Transport, mod *module, g guest, spec transport.LaunchSpec, n int64) *instance {
+	i := &instance{t: t, mod: mod, guest: g, spec: spec, id: fmt.Sprintf("instance %d", n), done: make(chan struct{})}
 	i.kept = transport.NewLastLines(t.o.StderrKeep)
 	i.clock = newClock(i.turnLimit, i.turnTooLong)
 	i.in = newStdin(mod.shape == reactor, t.o.StdinBuffer, i.clock)
@@ -60,7 +66,7 @@ func newInstance(t *Transport, mod *module, spec transport.LaunchSpec, n int64) 
 
 func (i *instance) Stdin() io.WriteCloser { return i.in }
 func (i *instance) Stdout() io.ReadCloser { return i.out }
-func (i *instance) ID() string            { return i.id }
+func (i *instance) ID() transport.ID      { return transport.ID{Name: i.id} }
 func (i *instance) Done() <-chan struct{} { return i.done }
 func (i *instance) LastStderr() []string  { return i.kept.Snapshot() }
 func (i *instance) String() string        { return i.id }
@@ -101,9 +107,9 @@ func (i *instance) Stop(ctx context.Context) error {
 	return nil
 }
 
-// killed is how an instance the host ended from outside ends: as a
-// process a SIGKILL ended.
-var killed = transport.Exit{Kind: transport.Signalled, Signal: "killed"}
+// killed is how an instance the host ended from outside ends: forced by
+// the host, whatever it was doing.
+var killed = transport.Exit{Kind: transport.Ended, By: transport.ByHostForced}
 
 func (i *instance) kill() { i.end(killed) }
 
@@ -145,7 +151,7 @@ func (i *instance) outOfMemory(uint64) {
 
 // turnLimit is the limit of a turn starting now (docs/protocol.md#limits).
 func (i *instance) turnLimit() time.Duration {
-	if i.spec.HoldsDecision != nil && i.spec.HoldsDecision() {
+	if holds := i.holds.Load(); holds != nil && (*holds)() {
 		return i.t.o.DecisionTurnLimit
 	}
 	return i.t.o.TurnLimit
@@ -236,7 +242,7 @@ func (i *instance) start(mod moduleInstance, t turn) error {
 			return err
 		}
 	}
-	if i.spec.Manifest.Run.Kind() != manifest.RunJS {
+	if !i.guest.startsWithTurn() {
 		return nil
 	}
 	return i.turn(t, i.t.o.StartLimit)
@@ -295,11 +301,8 @@ func (i *instance) exitOf(err error) transport.Exit {
 		return transport.Exit{Kind: transport.OutOfMemory, Memory: i.t.o.Memory}
 	case panicLine != "":
 		return transport.Exit{Kind: transport.Trapped, Detail: panicLine}
-	case errors.As(err, &exit) && i.spec.Manifest.Run.Kind() == manifest.RunJS:
-		if mapper, ok := i.t.o.JS.(ExitMapper); ok {
-			return mapper.ExitOf(exit.ExitCode(), i.kept.Snapshot(), i.clock.lastLimit())
-		}
-		return transport.Exit{Kind: transport.Exited, Code: int(exit.ExitCode())}
+	case errors.As(err, &exit) && i.guest.exitMapper() != nil:
+		return i.guest.exitMapper().ExitOf(exit.ExitCode(), i.kept.Snapshot(), i.clock.lastLimit())
 	case errors.As(err, &exit):
 		return transport.Exit{Kind: transport.Exited, Code: int(exit.ExitCode())}
 	}

@@ -34,13 +34,14 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 	if err != nil {
 		return nil, err
 	}
-	fsc, err := t.mounts(m, journal)
+	g := t.guestOf(m)
+	fsc, err := t.mounts(m, g, journal)
 	if err != nil {
 		return nil, err
 	}
 	n := t.nextID()
-	i := newInstance(t, mod, spec, n)
-	cfg := i.config(fmt.Sprintf("%s#%d", m.ID, n), argv0(m), fsc)
+	i := newInstance(t, mod, g, spec, n)
+	cfg := i.config(fmt.Sprintf("%s#%d", m.ID, n), g.argv0(), fsc)
 	if !t.track(i) {
 		return nil, ErrClosed
 	}
@@ -77,28 +78,20 @@ func journalOf(spec transport.LaunchSpec) func(string) {
 }
 
 // mounts is an instance's file system: /plugin, and /bundle for run.js.
-func (t *Transport) mounts(m *manifest.Manifest, journal func(string)) (engine.FSConfig, error) {
+func (t *Transport) mounts(m *manifest.Manifest, g guest, journal func(string)) (engine.FSConfig, error) {
 	files, err := pluginFiles(m.Dir, t.o.FileLimit, t.o.FilesLimit, journal)
 	if err != nil {
 		return nil, err
 	}
 	fsc := engine.NewFSConfig().WithFSMount(files, PluginMount)
-	if m.Run.Kind() != manifest.RunJS {
+	if !g.bundle() {
 		return fsc, nil
 	}
-	bundle, err := t.o.JS.Bundle(m)
+	bundle, err := g.engine.Bundle(m)
 	if err != nil {
 		return nil, err
 	}
 	return fsc.WithFSMount(bundle, BundleMount), nil
-}
-
-// argv0 is a module's only argument: what it runs.
-func argv0(m *manifest.Manifest) string {
-	if m.Run.Kind() == manifest.RunJS {
-		return BundleMount + "/plugin.mjs"
-	}
-	return ModuleFile
 }
 
 // instantiate makes the instance's module on its goroutine. A module

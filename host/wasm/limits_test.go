@@ -46,12 +46,13 @@ func TestLimitsEndTheInstance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.module+"/"+tt.method, func(t *testing.T) {
-			spec := transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, tt.module), nil), HoldsDecision: func() bool { return tt.decision }}
+			spec := transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, tt.module), nil)}
 			tr := long
 			if tt.method == "loop" {
 				tr = short
 			}
 			prog := launch(t, tr, spec)
+			tr.Decisions(prog, func() bool { return tt.decision })
 			send(t, connect(t, prog, nil), tt.method)
 			got := ended(t, prog)
 			if diff := cmp.Diff(tt.want, got); diff != "" {

@@ -4,9 +4,9 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // Options configure a Transport. The zero value of each field means the
@@ -96,9 +96,9 @@ const (
 
 // withDefaults returns o with every zero field set to its default.
 func (o Options) withDefaults() Options {
-	o.Memory = orDefault(o.Memory, transport.ModuleMemory)
-	o.TurnLimit = orDefault(o.TurnLimit, transport.TurnLimit)
-	o.DecisionTurnLimit = orDefault(o.DecisionTurnLimit, transport.DecisionTurnLimit)
+	o.Memory = orDefault(o.Memory, protocol.ModuleMemory)
+	o.TurnLimit = orDefault(o.TurnLimit, protocol.TurnLimit)
+	o.DecisionTurnLimit = orDefault(o.DecisionTurnLimit, protocol.DecisionTurnLimit)
 	o.StartLimit = orDefault(o.StartLimit, o.TurnLimit)
 	o.FileLimit = orDefault(o.FileLimit, defaultFileLimit)
 	o.FilesLimit = orDefault(o.FilesLimit, defaultFilesLimit)

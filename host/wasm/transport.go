@@ -179,3 +179,16 @@ func digest(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// Decisions tells the transport how to know whether prog, one of its
+// instances, holds a decision an agent waits for (a permissions/… call):
+// its turns then have DecisionTurnLimit instead of TurnLimit
+// (docs/protocol.md#limits). The host knows what it waits for; it hands
+// this over for each program it launched (host.Options.Decisions, which
+// package modules sets to this). A program of another transport is
+// ignored.
+func (t *Transport) Decisions(prog transport.Program, holds func() bool) {
+	if i, ok := prog.(*instance); ok && i.t == t {
+		i.holds.Store(&holds)
+	}
+}

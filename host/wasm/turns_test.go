@@ -18,10 +18,8 @@ import (
 func TestReactorTurns(t *testing.T) {
 	tr := newTransport(t, Options{})
 	decision := false
-	prog := launch(t, tr, transport.LaunchSpec{
-		Manifest:      pluginDir(t, fixture(t, "reactor"), nil),
-		HoldsDecision: func() bool { return decision },
-	})
+	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "reactor"), nil)})
+	tr.Decisions(prog, func() bool { return decision })
 	in, out := prog.Stdin(), bufio.NewScanner(prog.Stdout())
 	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","id":0,"method":"state"}` + "\n")); err != nil {
 		t.Fatal(err)

@@ -89,12 +89,18 @@ func (c *Console) fail(format string, args ...any) {
 }
 
 func (c *Console) writeState(s host.Status) {
-	c.write(stateLine{Op: "state", Status: s})
+	c.write(stateLine{Op: "state", State: s.State, Reason: s.Reason, PID: s.Program.System, Instance: s.Program.Name, Crashes: s.Crashes})
 }
 
+// stateLine is a status as the CLI spells it (docs/CLI.md): the program's
+// pid when the system runs it, 0 otherwise, and its journal name.
 type stateLine struct {
-	Op string `json:"op"`
-	host.Status
+	Op       string     `json:"op"`
+	State    host.State `json:"state"`
+	Reason   string     `json:"reason"`
+	PID      int        `json:"pid"`
+	Instance string     `json:"instance,omitempty"`
+	Crashes  int        `json:"crashes"`
 }
 
 type journalLine struct {

@@ -1,0 +1,43 @@
+package wasm
+
+import "github.com/escouade-dev/escouade-plugin/manifest"
+
+// guest is what an instance runs, decided in one place from the
+// manifest's run: the plugin's own module (run.wasm), or the JS engine
+// running the plugin's bundle (run.js). Everything that differs between
+// the two at run time asks it.
+type guest struct {
+	// engine is the JS engine for a bundle, nil for a module of its own.
+	engine Engine
+}
+
+// guestOf is the guest of a manifest's run.
+func (t *Transport) guestOf(m *manifest.Manifest) guest {
+	if m.Run.Kind() == manifest.RunJS {
+		return guest{engine: t.o.JS}
+	}
+	return guest{}
+}
+
+// bundle reports whether the guest runs a bundle, mounted at BundleMount.
+func (g guest) bundle() bool { return g.engine != nil }
+
+// argv0 is the instance's only argument: what it runs.
+func (g guest) argv0() string {
+	if g.bundle() {
+		return BundleMount + "/plugin.mjs"
+	}
+	return ModuleFile
+}
+
+// startsWithTurn reports whether a reactor's start includes a first turn
+// with no input: the JS engine's, in which it starts its runtime and runs
+// the bundle's top level.
+func (g guest) startsWithTurn() bool { return g.bundle() }
+
+// exitMapper is the engine's reading of its own exit codes, or nil: a
+// module's exit code is its own.
+func (g guest) exitMapper() ExitMapper {
+	m, _ := g.engine.(ExitMapper)
+	return m
+}
