@@ -13,9 +13,9 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // instance is one life of a plugin's program, from launch to exit. Its
@@ -57,7 +57,7 @@ func (i *instance) holdsDecision() bool { return i.decisions.Load() > 0 }
 // when it is one (permissions/…), until its answer is taken or its delay d
 // has run, whichever comes first; the returned func releases it early.
 func (i *instance) holdDecision(method string, d time.Duration) (release func()) {
-	if !strings.HasPrefix(method, proto.MethodPrefixPermissions) {
+	if !strings.HasPrefix(method, vocab.MethodPrefixPermissions) {
 		return func() {}
 	}
 	i.decisions.Add(1)
@@ -181,7 +181,7 @@ func (i *instance) waitEnd() {
 // attaches and the queue.
 func (i *instance) handshake() {
 	p := i.p
-	method := proto.MethodInitialize
+	method := vocab.MethodInitialize
 	d := p.h.delay(method)
 	ctx, cancel := context.WithTimeout(i.ctx, d)
 	defer cancel()
@@ -242,7 +242,7 @@ func (i *instance) replayAttaches() {
 	waiting := p.queue.takeAttaches(agents)
 	p.mu.Unlock()
 	for _, a := range attaches {
-		r := newRequest(kindCall, proto.MethodAgentAttach, a.params)
+		r := newRequest(kindCall, vocab.MethodAgentAttach, a.params)
 		i.send(r)
 		answer := sync.OnceValue(r.wait)
 		for _, q := range waiting[a.agent] {
@@ -297,7 +297,7 @@ func (i *instance) send(r *request) {
 
 // write is send with i.writing held.
 func (i *instance) write(r *request) {
-	if r.method == proto.MethodAgentAttach && i.noAttach.Load() {
+	if r.method == vocab.MethodAgentAttach && i.noAttach.Load() {
 		r.finish(defaultOutcome(Declined, noAttachReason))
 		return
 	}

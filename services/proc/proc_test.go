@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
 	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 	"github.com/google/go-cmp/cmp"
 )
 

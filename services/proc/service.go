@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/process"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
 	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // The limits of §9.5.
@@ -70,7 +71,7 @@ func New(c Config) *Service {
 
 // Methods gives proc/run.
 func (s *Service) Methods() map[string]services.Handler {
-	return map[string]services.Handler{proto.MethodProcRun: s.run}
+	return map[string]services.Handler{vocab.MethodProcRun: s.run}
 }
 
 // Close kills every program still running, with all it started.
@@ -204,7 +205,7 @@ func (s *Service) answer(r *run, err error) (any, *services.Error) {
 func (s *Service) noteDropped(r *run) {
 	for name, out := range map[string]*capped{"stdout": r.stdout, "stderr": r.stderr} {
 		if out.dropped > 0 && s.cfg.Journal != nil {
-			s.cfg.Journal(services.TagDropped, fmt.Sprintf("%s %s: %s past %d MiB, %d bytes dropped", proto.MethodProcRun, r.name, name, MaxOutputBytes>>20, out.dropped))
+			s.cfg.Journal(services.TagDropped, fmt.Sprintf("%s %s: %s past %d MiB, %d bytes dropped", vocab.MethodProcRun, r.name, name, MaxOutputBytes>>20, out.dropped))
 		}
 	}
 }
@@ -302,9 +303,9 @@ func (c *capped) Write(p []byte) (int, error) {
 func (c *capped) String() string { return c.buf.String() }
 
 func forbidden(reason string) *services.Error {
-	return &services.Error{Code: services.CodeForbidden, Message: "The plugin may not run this program.", Reason: reason}
+	return &services.Error{Code: services.CodeForbidden, Message: vocab.MessageForbiddenProgram, Reason: reason}
 }
 
 func failed(reason string) *services.Error {
-	return &services.Error{Code: services.CodeFailed, Message: "The program failed to run.", Reason: reason}
+	return &services.Error{Code: services.CodeFailed, Message: vocab.MessageProgramFailed, Reason: reason}
 }
