@@ -109,16 +109,19 @@ func (i *instance) launch(spec transport.LaunchSpec) bool {
 	if err != nil {
 		return i.launchFailed("could not start: " + err.Error())
 	}
+	// The services are made on the connection (Bind) before it reads, and
+	// outside the plugin's lock: a maker is the app's code.
 	i.svc = p.servicesFor(i, spec)
-	p.mu.Lock()
-	i.prog = prog
-	i.conn = jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
+	conn := jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
 		Handle:       i.svc.handle,
 		Bind:         i.svc.bind,
 		OnEvent:      p.onWireEvent,
 		WriteTimeout: p.h.opts.WriteTimeout,
 		Context:      i.ctx,
 	})
+	p.mu.Lock()
+	i.prog = prog
+	i.conn = conn
 	p.decide(i, event{kind: evLaunched})
 	p.mu.Unlock()
 	close(i.launched)

@@ -58,7 +58,9 @@ func (c *Conn) serveBatch(items []Item, lineBytes int) {
 			return // stopped: nothing will be written
 		}
 		c.serving.Go(func() {
-			if answer, async := c.answer(m); !async {
+			if answer, async := c.answer(m); async {
+				c.handOff(o)
+			} else {
 				c.finish(o, answer)
 			}
 		})
@@ -112,7 +114,7 @@ func (b *batchReply) record(o *owed, answer Message) {
 	var fresh bool
 	c.state.update(func(s *connState) {
 		if fresh = s.settleOwed(o); fresh {
-			s.serving--
+			s.release(o)
 			s.held += size
 		}
 	})

@@ -19,6 +19,11 @@ const (
 	// DefaultMaxNotifications is how many of the peer's notifications wait
 	// for their server when Options.MaxNotifications is zero.
 	DefaultMaxNotifications = 1024
+	// DefaultMaxLater is how many of the peer's requests may wait for an
+	// answer given later (their handler returned ErrAsyncResponse) when
+	// Options.MaxLater is zero. They hold no goroutine and no request
+	// slot, only their place among those owed an answer.
+	DefaultMaxLater = 1024
 )
 
 // noteOverhead is what a queued notification is counted for beyond its
@@ -30,6 +35,7 @@ const (
 	boundRequests = iota
 	boundHeld
 	boundNotes
+	boundLater
 	boundCount
 )
 
@@ -38,9 +44,9 @@ type biteCounts [boundCount]int
 
 // limits are a connection's bounds with the defaults applied.
 type limits struct {
-	requests, notes int
-	held            int64
-	writeLine       int
+	requests, notes, later int
+	held                   int64
+	writeLine              int
 	// tooLong is the answer to a request whose answer would pass
 	// writeLine, and tooLongBase its size without the id.
 	tooLong     *Error
@@ -48,9 +54,12 @@ type limits struct {
 }
 
 func newLimits(o Options) limits {
-	l := limits{requests: o.MaxRequests, notes: o.MaxNotifications, held: int64(o.MaxHeld), writeLine: o.MaxWriteLine}
+	l := limits{requests: o.MaxRequests, notes: o.MaxNotifications, later: o.MaxLater, held: int64(o.MaxHeld), writeLine: o.MaxWriteLine}
 	if l.requests <= 0 {
 		l.requests = DefaultMaxRequests
+	}
+	if l.later <= 0 {
+		l.later = DefaultMaxLater
 	}
 	if l.notes <= 0 {
 		l.notes = DefaultMaxNotifications
@@ -75,6 +84,8 @@ func (l limits) biting(s *connState) int {
 		return boundHeld
 	case len(s.notes) >= l.notes:
 		return boundNotes
+	case s.later >= l.later:
+		return boundLater
 	}
 	return -1
 }
@@ -88,8 +99,10 @@ func (l limits) biteText(bound, n int) string {
 		text = fmt.Sprintf("reading paused: %d requests served at once, the limit", l.requests)
 	case boundHeld:
 		text = fmt.Sprintf("reading paused: %s held for requests, answers and notifications, the limit", formatSize(int(l.held)))
-	default:
+	case boundNotes:
 		text = fmt.Sprintf("reading paused: %d notifications queued, the limit", l.notes)
+	default:
+		text = fmt.Sprintf("reading paused: %d requests waiting for an answer given later, the limit", l.later)
 	}
 	if n > 1 {
 		text += fmt.Sprintf(" (%d times so far)", n)

@@ -11,9 +11,11 @@ import (
 func stack() string { return string(debug.Stack()) }
 
 // ErrAsyncResponse, returned by a handler, means the handler answers
-// later through Conn.Respond: nothing is sent now, and the request keeps
-// its place among those served at once (Options.MaxRequests) until then.
-// In a batch, the batch's answer waits for it.
+// later through Conn.Respond: nothing is sent now, and the request gives
+// back its place among those served at once (Options.MaxRequests) and
+// the bytes of its line: while it waits it holds no goroutine of the
+// connection and no slot, and counts only among those answered later
+// (Options.MaxLater). In a batch, the batch's answer waits for it.
 var ErrAsyncResponse = errors.New("jsonrpc: the answer will be sent by Respond")
 
 // ErrNotOwed is returned by Respond for an id that no request waiting for
@@ -33,7 +35,10 @@ type owed struct {
 	// request alone on its line.
 	lineBytes int
 	answered  bool
-	next      *owed // the next request in service under the same id
+	// later is set once its handler returned ErrAsyncResponse and its slot
+	// was given back: it then counts among those answered later.
+	later bool
+	next  *owed // the next request in service under the same id
 }
 
 // owe records a request being served, its slot already counted; s.mu is
@@ -91,9 +96,37 @@ func (s *connState) dropOwed() {
 // its answer, unless the handler answers later.
 func (c *Conn) serveRequest(o *owed, m *Message) {
 	answer, async := c.answer(m)
-	if !async {
-		c.finish(o, answer)
+	if async {
+		c.handOff(o)
+		return
 	}
+	c.finish(o, answer)
+}
+
+// handOff gives back the slot and the line's bytes of a request whose
+// handler answers later, and counts it among those answered later, unless
+// Respond already answered it.
+func (c *Conn) handOff(o *owed) {
+	c.state.update(func(s *connState) {
+		if o.answered {
+			return
+		}
+		o.later = true
+		s.serving--
+		s.later++
+		s.held -= int64(o.lineBytes)
+		o.lineBytes = 0
+	})
+}
+
+// release counts one request owed an answer less, its answer settled:
+// a slot, or one of those answered later; s.mu is held.
+func (s *connState) release(o *owed) {
+	if o.later {
+		s.later--
+		return
+	}
+	s.serving--
 }
 
 // answer runs the handler for a request and builds its response; async
@@ -153,7 +186,7 @@ func (c *Conn) finish(o *owed, answer Message) {
 	}
 	c.writeAnswer(&answer, o.method)
 	c.state.update(func(s *connState) {
-		s.serving--
+		s.release(o)
 		s.held -= size + int64(o.lineBytes)
 	})
 }

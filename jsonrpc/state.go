@@ -25,8 +25,9 @@ type connState struct {
 	late    lateIDs
 	timers  deadlines
 
-	serving int              // requests being served, async ones included
-	owed    map[string]*owed // async requests waiting for Respond, by id text
+	serving int              // requests whose handler runs
+	later   int              // requests whose handler returned ErrAsyncResponse, not yet answered
+	owed    map[string]*owed // requests owed an answer, by id text
 	notes   []*Message       // notifications waiting for their server
 	held    int64            // bytes held for the peer, see bounds.go
 	bites   biteCounts

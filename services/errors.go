@@ -16,6 +16,7 @@ const (
 	CodeForbidden      = vocab.CodeForbidden      // what the plugin may not reach
 	CodeFailed         = vocab.CodeFailed         // a request that fails on the way
 	CodeMissing        = vocab.CodeMissing        // a missing file
+	CodeInternalError  = vocab.CodeInternalError  // the host failed serving it
 )
 
 // Error is a refusal with its JSON-RPC code; the host turns it into the wire

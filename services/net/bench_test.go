@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/services"
 	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
@@ -44,7 +45,7 @@ func BenchmarkFetchGuarded(b *testing.B) {
 	fetch := s.Methods()["net/fetch"]
 	b.ResetTimer()
 	for b.Loop() {
-		got, err := fetch(b.Context(), params)
+		got, err := services.Call(b.Context(), fetch, params)
 		if err != nil || len(got.(proto.FetchResult).Body) != 1024 {
 			b.Fatalf("%v %v", got, err)
 		}

@@ -210,7 +210,7 @@ func (s *Service) afterFunc(d time.Duration, f func()) Timer {
 // Methods gives the handlers of net/* and ws/*.
 func (s *Service) Methods() map[string]services.Handler {
 	return map[string]services.Handler{
-		vocab.MethodNetFetch:  s.fetch,
+		vocab.MethodNetFetch:  services.AnswerLater(s.fetch), // no slot held while on the way
 		vocab.MethodNetStream: s.stream,
 		vocab.MethodNetCancel: s.cancelStream,
 		vocab.MethodWsOpen:    s.wsOpen,

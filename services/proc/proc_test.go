@@ -132,7 +132,7 @@ func (f *fixture) run(t *testing.T, p proto.ProcRunParams) (any, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.svc.Methods()["proc/run"](context.Background(), raw)
+	return services.Call(context.Background(), f.svc.Methods()["proc/run"], raw)
 }
 
 // runNow runs p, firing no timer.

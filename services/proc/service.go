@@ -62,16 +62,36 @@ type Service struct {
 	mu      sync.Mutex
 	closed  bool
 	running map[*run]struct{}
+	// turns holds a place per program running: at most MaxRunning at once,
+	// the next waiting for a place (answered later, it holds no slot of the
+	// connection meanwhile).
+	turns chan struct{}
+}
+
+// MaxRunning is how many programs one instance runs at once.
+const MaxRunning = 64
+
+// runInTurn is proc/run once a place among the MaxRunning is free; the
+// instance ending gives up the wait.
+func (s *Service) runInTurn(ctx context.Context, params json.RawMessage) (any, error) {
+	select {
+	case s.turns <- struct{}{}:
+	case <-ctx.Done():
+		return nil, failed("the instance ended before the program could start")
+	}
+	defer func() { <-s.turns }()
+	return s.run(ctx, params)
 }
 
 // New makes the programs' service of one instance.
 func New(c Config) *Service {
-	return &Service{cfg: c, roots: fssvc.NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir), running: map[*run]struct{}{}}
+	return &Service{cfg: c, roots: fssvc.NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir), running: map[*run]struct{}{}, turns: make(chan struct{}, MaxRunning)}
 }
 
-// Methods gives proc/run.
+// Methods gives proc/run, answered later: while a program runs, the
+// connection that asked holds no goroutine and no request slot for it.
 func (s *Service) Methods() map[string]services.Handler {
-	return map[string]services.Handler{vocab.MethodProcRun: s.run}
+	return map[string]services.Handler{vocab.MethodProcRun: services.AnswerLater(s.runInTurn)}
 }
 
 // Close kills every program still running, with all it started.
