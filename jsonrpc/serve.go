@@ -90,11 +90,12 @@ func (s *connState) dropOwed() {
 		}
 	}
 	clear(s.owed)
+	s.queued = nil
 }
 
-// serveRequest serves a request that came alone on its line and writes
-// its answer, unless the handler answers later.
-func (c *Conn) serveRequest(o *owed, m *Message) {
+// serveOwed serves a request, alone on its line or a member of a batch,
+// and writes or records its answer, unless the handler answers later.
+func (c *Conn) serveOwed(o *owed, m *Message) {
 	answer, async := c.answer(m)
 	if async {
 		c.handOff(o)
@@ -107,6 +108,8 @@ func (c *Conn) serveRequest(o *owed, m *Message) {
 // handler answers later, and counts it among those answered later, unless
 // Respond already answered it.
 func (c *Conn) handOff(o *owed) {
+	var next queuedRequest
+	var ok bool
 	c.state.update(func(s *connState) {
 		if o.answered {
 			return
@@ -116,7 +119,9 @@ func (c *Conn) handOff(o *owed) {
 		s.later++
 		s.held -= int64(o.lineBytes)
 		o.lineBytes = 0
+		next, ok = s.nextQueued(c.limits.requests)
 	})
+	c.serveQueued(next, ok)
 }
 
 // release counts one request owed an answer less, its answer settled:
@@ -185,10 +190,14 @@ func (c *Conn) finish(o *owed, answer Message) {
 		return
 	}
 	c.writeAnswer(&answer, o.method)
+	var next queuedRequest
+	var ok bool
 	c.state.update(func(s *connState) {
 		s.release(o)
 		s.held -= size + int64(o.lineBytes)
+		next, ok = s.nextQueued(c.limits.requests)
 	})
+	c.serveQueued(next, ok)
 }
 
 // writeAnswer writes one answer on its own line; one that would pass the
