@@ -1,6 +1,7 @@
 package jsonrpc
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -115,3 +116,27 @@ func TestBatchMemberAnsweredLaterGivesItsSlotBack(t *testing.T) {
 // request served or waiting, no byte held. The last answer's counts are
 // given back just after it is written.
 func settled(s *connState) bool { return s.serving == 0 && s.later == 0 && s.held == 0 }
+
+// A handler that calls the peer while every slot is taken still gets its
+// answer: with a call of its own waiting, the connection reads past the
+// request bound, queues the requests it reads there, and serves them in
+// order as places free.
+func TestReadsPastTheRequestBoundWhileItsCallsWait(t *testing.T) {
+	var conn *Conn
+	p := newPeer(t, Options{MaxRequests: 1, Bind: func(c *Conn) { conn = c }, Handle: func(ctx context.Context, m *Message) (any, error) {
+		return conn.Call(ctx, "q", m.Params)
+	}})
+	p.send(`{"jsonrpc":"2.0","id":"a","method":"ask","params":["a"]}`)
+	first := p.nextMessage() // the handler's call; its one slot is taken
+	p.send(`{"jsonrpc":"2.0","id":"b","method":"ask","params":["b"]}`)
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":"for a"}`, first.ID))
+	if got, want := p.next(), `{"jsonrpc":"2.0","id":"a","result":"for a"}`; got != want {
+		t.Fatalf("answer %s, want %s", got, want)
+	}
+	second := p.nextMessage() // b, queued, is served now
+	p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":"for b"}`, second.ID))
+	if got, want := p.next(), `{"jsonrpc":"2.0","id":"b","result":"for b"}`; got != want {
+		t.Fatalf("answer %s, want %s", got, want)
+	}
+	waitState(p.conn, settled)
+}
