@@ -110,14 +110,14 @@ func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Opt
 	}
 	s := &session{opts: opts, m: m, bench: bench, prog: prog, stderr: stderr}
 	s.desk = newHostDesk(m, s.deskData())
-	s.modules, s.desk.modules = newModuleServices(ctx, m, opts, stderr.add)
+	// The services are made on the wire before it reads, as the host makes
+	// them on the program's connection.
+	s.wire = newWire(prog.Stdin(), s.desk.serve)
+	s.modules, s.desk.modules = newModuleServices(ctx, m, opts, stderr.add, s.wire)
 	if fetch, ok := s.desk.modules[methodFetch]; ok && bench != nil && len(bench.Fetch) > 0 {
 		s.desk.modules[methodFetch] = benchFetch(m, bench.Fetch, fetch)
 	}
-	s.wire = newWire(prog.Stdin(), prog.Stdout(), s.desk.serve)
-	if s.modules != nil {
-		s.modules.peer.w.Store(s.wire)
-	}
+	s.wire.start(prog.Stdout())
 	return s, o.pass(runText(m))
 }
 
