@@ -38,7 +38,7 @@
 //     is held back until the turn ends, then shown as a question card, or as
 //     text with a notice when the block is malformed.
 //
-// What ACP-HARNESS asks that is the harness's part, not done here: the 10 s
+// What docs/harness.md promises that is the harness's part, not done here: the 10 s
 // cancel escalation (the harness records when it called Cancel and asks
 // CancelPending, then calls AgentStopped); the fence on fs paths and the
 // notice when an agent with fs off touches files (fsRead, fsWrite and the

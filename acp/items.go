@@ -2,8 +2,8 @@ package acp
 
 import "encoding/json"
 
-// Item types (ACP-HARNESS §5), plus commands, sessionInfo and config for the
-// update kinds §5 does not name, and fsRead/fsWrite for the host's files.
+// Item types (docs/harness.md#conversation-items), plus commands, sessionInfo and config for the
+// update kinds that page does not name, and fsRead/fsWrite for the host's files.
 const (
 	TypeSession     = "session"
 	TypeText        = "text"
@@ -34,7 +34,7 @@ const (
 const StopError = "error"
 
 // Item is one conversation item. Type says which fields are set; it
-// marshals to the console protocol's JSON (CLI.md), "type" first.
+// marshals to the console protocol's JSON (docs/harness.md#the-json-console), "type" first.
 type Item struct {
 	Type    string `json:"type"`
 	History bool   `json:"history,omitempty"` // replayed by session/load
@@ -56,7 +56,7 @@ type Item struct {
 
 	// tool, toolDone, permission
 	ID        string          `json:"id,omitempty"`   // the tool call's id
-	Name      string          `json:"name,omitempty"` // the app's tool name (ACP-HARNESS §5)
+	Name      string          `json:"name,omitempty"` // the app's tool name (docs/harness.md#tool-names)
 	Kind      string          `json:"kind,omitempty"` // the ACP tool kind; for answered, the option's kind
 	Status    string          `json:"status,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
@@ -137,7 +137,7 @@ func notice(text string) Item { return Item{Type: TypeNotice, Text: text} }
 func unknown(raw json.RawMessage) Item { return Item{Type: TypeUnknown, Raw: raw} }
 
 // MarshalJSON writes the item as it is, plus "diff": the first of Diffs,
-// the name ACP-HARNESS §5 gives it (a toolDone's or a card's diff).
+// the name docs/harness.md#tool-names gives it (a toolDone's or a card's diff).
 func (it Item) MarshalJSON() ([]byte, error) {
 	type plain Item // the same fields, without this method
 	out := struct {

@@ -40,7 +40,7 @@ type Options struct {
 	// agentInfo.name from initialize when empty.
 	AgentName string
 
-	QuestionsInText bool   // acp.questionsInText (ACP-HARNESS §6)
+	QuestionsInText bool   // acp.questionsInText (docs/harness.md#questions-in-text)
 	Lang            string // "fr" or "en" (default) for the texts sent to the agent
 
 	// CancelRequests sends $/cancel_request for the running prompt on Cancel.

@@ -8,7 +8,8 @@ import (
 	"strings"
 )
 
-// The block an agent without a question tool ends its turn with (§6).
+// The block an agent without a question tool ends its turn with
+// (docs/harness.md#questions-in-text).
 const (
 	questionOpenTag  = "<escouade_question>"
 	questionCloseTag = "</escouade_question>"

@@ -159,7 +159,7 @@ func firstNonEmpty(values ...string) string {
 }
 
 // openSession re-attaches to Options.SessionID when there is one, else
-// starts a new session (ACP-HARNESS §4.6).
+// starts a new session (docs/harness.md#the-session).
 func (c *Client) openSession() {
 	c.phase = phaseOpening
 	id := c.opts.SessionID

@@ -26,7 +26,7 @@ type toolFacts struct {
 	Diffs       []Diff
 }
 
-// namer names tool calls by the rules of ACP-HARNESS §5.
+// namer names tool calls by the rules of docs/harness.md#tool-names.
 type namer struct {
 	agent         string            // key of _meta.<agent>.toolCall.toolName
 	tools         map[string]string // acp.tools

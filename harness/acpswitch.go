@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 )
 
-// ACPPluginID is the id of the host's ACP harness (ACP-HARNESS §1), the
+// ACPPluginID is the id of the host's ACP harness (docs/harness.md#in-one-minute), the
 // plugin built into the host that runs every described harness. It is
 // switched like any other plugin: off, every described harness is absent
 // and its agents are kept, marked Harness absent, until it is on again.

@@ -17,7 +17,7 @@ const MaxAttachmentBytes = 10 << 20
 // PromptFiles sends a user message with files: images go as image blocks
 // where caps.images is true, PDFs as embedded resources where caps.pdf is
 // true. What the harness does not say it takes is refused with a sentence
-// and nothing is sent (ACP-HARNESS §2: what is not said, it does not do).
+// and nothing is sent (docs/harness.md#the-acp-object: what is not said, it does not do).
 // A relative path is taken from the agent's folder.
 func (s *Session) PromptFiles(text string, paths []string) error {
 	files := make([]acp.Attachment, 0, len(paths))

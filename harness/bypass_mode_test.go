@@ -7,8 +7,8 @@ import (
 )
 
 // TestReviewBypassShowsNoCard: "The app mode decides what passes without
-// a card" (§3): under bypassPermissions a permission request is answered
-// and no card is shown.
+// a card" (docs/harness.md#permissions-and-the-app-mode): under
+// bypassPermissions a permission request is answered and no card is shown.
 func TestRegressBypassShowsNoCard(t *testing.T) {
 	w := newWorld(t)
 	script := reviewScript(t, `{"scenes":[{"steps":[{"permission":{"toolCall":{"toolCallId":"c1","title":"ls","kind":"execute"},

@@ -8,7 +8,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/acp"
 )
 
-// TestReviewCancel plays the four answers to a cancel (§4.5): honoured,
+// TestReviewCancel plays the four answers to a cancel (docs/harness.md#the-session): honoured,
 // end_turn and error -32800 are a cancelled turn; an agent that ignores it
 // is stopped after the grace with a notice, and the session closes.
 func TestReviewCancel(t *testing.T) {

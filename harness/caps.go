@@ -9,7 +9,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// Capabilities of caps the host acts on (ACP-HARNESS §2): what is not
+// Capabilities of caps the host acts on (docs/harness.md#the-acp-object): what is not
 // said, the agent does not do.
 const (
 	CapReadOnly = "readOnly"

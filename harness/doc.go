@@ -1,4 +1,4 @@
-// Package harness runs a described ACP harness (ACP-HARNESS): a coding agent
+// Package harness runs a described ACP harness (docs/harness.md): a coding agent
 // that a plugin describes in its manifest with an "acp" object, launched and
 // spoken to by the host with no code of the plugin's own.
 //

@@ -14,7 +14,7 @@ import (
 )
 
 // Fence holds the folders of the private projects an agent must not touch
-// through the host's fs methods (ACP-HARNESS §3). The agent's own folder
+// through the host's fs methods (docs/harness.md#files-and-the-private-project-fence). The agent's own folder
 // is never fenced off from it, even inside a private project.
 type Fence struct {
 	own     string   // the agent's folder, resolved

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // errFolderChanged is the error of a path whose folders kept changing
@@ -95,7 +97,22 @@ func (f *Fence) enforced() []string {
 }
 
 // fileID is what tells two names of one file apart from two files.
-type fileID struct{ dev, ino uint64 }
+type fileID = safefile.FileID
+
+// identity is the file's id, its count of names, and when its inode last
+// changed (zero when unknown). Where the system gives no identity the
+// file counts as having one name: there is no link index to ask.
+func identity(file *os.File) (fileID, uint64, time.Time, error) {
+	info, err := file.Stat()
+	if err != nil {
+		return fileID{}, 0, time.Time{}, err
+	}
+	id, links, err := safefile.Identity(file, info)
+	if errors.Is(err, errors.ErrUnsupported) {
+		return fileID{}, 1, time.Time{}, nil
+	}
+	return id, links, changeTime(info), err
+}
 
 // linkIndex knows the files of the fenced folders that have more than one
 // name, the only ones a name outside can reach. It is built when first
@@ -131,7 +148,7 @@ func linkedFiles(dirs []string) map[fileID]bool {
 				return nil
 			}
 			if info, err := d.Info(); err == nil {
-				if id, links, ok := infoIdentity(p, info); ok && links > 1 {
+				if id, links, err := safefile.IdentityAt(p, info); err == nil && links > 1 {
 					ids[id] = true
 				}
 			}

@@ -3,10 +3,8 @@
 package harness
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
-	"time"
 )
 
 // openResolved opens resolved; these systems have no links to swap in.
@@ -21,9 +19,3 @@ func openResolved(resolved string, write bool) (*os.File, error) {
 }
 
 func finalPath(*os.File) (string, bool) { return "", false }
-
-func identity(*os.File) (fileID, uint64, time.Time, error) {
-	return fileID{}, 1, time.Time{}, nil
-}
-
-func infoIdentity(string, fs.FileInfo) (fileID, uint64, bool) { return fileID{}, 0, false }

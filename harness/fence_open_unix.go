@@ -7,8 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"syscall"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -90,22 +88,3 @@ func parentOf(p string) string {
 // finalPath: a Unix file opened without following links is where its
 // resolved path says; hard links are what identity is for.
 func finalPath(*os.File) (string, bool) { return "", false }
-
-// identity is the file's device and inode, its count of names, and when
-// its inode last changed (zero when unknown).
-func identity(file *os.File) (fileID, uint64, time.Time, error) {
-	info, err := file.Stat()
-	if err != nil {
-		return fileID{}, 0, time.Time{}, err
-	}
-	id, links, _ := infoIdentity(file.Name(), info)
-	return id, links, changeTime(info), nil
-}
-
-func infoIdentity(_ string, info fs.FileInfo) (fileID, uint64, bool) {
-	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fileID{}, 0, false
-	}
-	return fileID{dev: uint64(st.Dev), ino: uint64(st.Ino)}, uint64(st.Nlink), true
-}

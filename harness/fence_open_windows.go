@@ -3,11 +3,9 @@
 package harness
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"golang.org/x/sys/windows"
 )
@@ -40,30 +38,4 @@ func finalPath(file *os.File) (string, bool) {
 	p := windows.UTF16ToString(buf[:n])
 	p = strings.TrimPrefix(p, `\\?\UNC\`)
 	return strings.TrimPrefix(p, `\\?\`), true
-}
-
-// identity is the file's volume and index, and its count of names; its
-// change time is unknown, so the link index is built again each time.
-func identity(file *os.File) (fileID, uint64, time.Time, error) {
-	var d windows.ByHandleFileInformation
-	if err := windows.GetFileInformationByHandle(windows.Handle(file.Fd()), &d); err != nil {
-		return fileID{}, 0, time.Time{}, err
-	}
-	return handleID(&d), uint64(d.NumberOfLinks), time.Time{}, nil
-}
-
-func handleID(d *windows.ByHandleFileInformation) fileID {
-	return fileID{dev: uint64(d.VolumeSerialNumber), ino: uint64(d.FileIndexHigh)<<32 | uint64(d.FileIndexLow)}
-}
-
-// infoIdentity opens the file at p to read its identity: a directory
-// listing on Windows does not give it.
-func infoIdentity(p string, _ fs.FileInfo) (fileID, uint64, bool) {
-	f, err := os.Open(p)
-	if err != nil {
-		return fileID{}, 0, false
-	}
-	defer f.Close()
-	id, links, _, err := identity(f)
-	return id, links, err == nil
 }

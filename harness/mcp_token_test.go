@@ -13,7 +13,7 @@ import (
 )
 
 // TestReviewMCPAnotherAgentsToken: a request with another agent's token
-// gets 401 (ACP-HARNESS §3), also when it names the other agent's MCP
+// gets 401 (docs/harness.md#the-hosts-mcp-server), also when it names the other agent's MCP
 // session.
 func TestRegressMCPAnotherAgentsToken(t *testing.T) {
 	srv, err := mcp.Start(t.Context(), mcp.Options{Ask: func(context.Context, string, json.RawMessage) ([][]string, error) {

@@ -24,7 +24,7 @@ const (
 	DefaultMaxDiffBytes = 8 << 20
 )
 
-// App modes the permission policy knows (ACP-HARNESS §3).
+// App modes the permission policy knows (docs/harness.md#permissions-and-the-app-mode).
 const (
 	ModeDefault           = "default"
 	ModeAcceptEdits       = "acceptEdits"

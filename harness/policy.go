@@ -33,7 +33,7 @@ func (s *Session) onPermission(it acp.Item) {
 	s.emit(it)
 }
 
-// AutoAnswer is the permission policy of the app mode (ACP-HARNESS §3): the
+// AutoAnswer is the permission policy of the app mode (docs/harness.md#permissions-and-the-app-mode): the
 // option kind that answers the card without the user, or false when the user
 // must answer. default lets nothing pass; acceptEdits lets a write pass
 // whose every path lies inside the agent's folder; bypassPermissions lets

@@ -18,6 +18,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -27,7 +28,7 @@ const StoreDir = "harness"
 // indexFile lists the agents; each conversation is <agent>.jsonl beside it.
 const indexFile = "agents.json"
 
-// Absent is how an agent whose harness is gone is marked (ACP-HARNESS §7).
+// Absent is how an agent whose harness is gone is marked (docs/harness.md#persistence-and-harness-absent).
 const Absent = "Harness absent"
 
 // AgentRecord is what the host keeps of an agent across restarts.
@@ -156,17 +157,7 @@ func (s *Store) writeIndex(list []AgentRecord) error {
 // replaceFile writes b to name in dir through a temporary file renamed
 // over it, so a reader finds the old content or the new, never a part.
 func replaceFile(dir, name string, b []byte) error {
-	tmp, err := os.CreateTemp(dir, name+".*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, name))
+	return safefile.Replace(filepath.Join(dir, name), b, 0o600)
 }
 
 // Append adds items to an agent's conversation.

@@ -11,7 +11,7 @@ import (
 )
 
 // exampleAgent is the offline example agent of the ACP Go SDK, a third
-// party's agent the harness must run (ACP-HARNESS §8).
+// party's agent the harness must run (docs/harness.md#cursors-extensions).
 const exampleAgent = "github.com/coder/acp-go-sdk/example/agent"
 
 // exampleManifest describes the example agent as a plugin would.

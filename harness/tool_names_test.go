@@ -6,7 +6,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/acp"
 )
 
-// TestReviewToolNames plays the naming rules of ACP-HARNESS §5 through a
+// TestReviewToolNames plays the naming rules of docs/harness.md#tool-names through a
 // real session: kinds, Goose titles, _meta, acp.tools, an unmapped title,
 // Glob against Grep, Write for a new file, a later title that changes
 // nothing, a sub-agent's calls.

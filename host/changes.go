@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
@@ -81,9 +80,6 @@ func (p *Plugin) Enable() {
 	}
 }
 
-// ErrDisabled is returned by Restart on a disabled plugin.
-var ErrDisabled = errors.New("the plugin is disabled: enable it first")
-
 // Restart stops the program if it runs and starts it again now, its crash
 // history forgotten.
 func (p *Plugin) Restart(ctx context.Context) error {
@@ -94,10 +90,10 @@ func (p *Plugin) Restart(ctx context.Context) error {
 	switch {
 	case p.m.Run.Kind() == manifest.RunNone:
 		p.mu.Unlock()
-		return fmt.Errorf("plugin %s has no program to start", p.id)
+		return fmt.Errorf("plugin %s %w", p.id, ErrNoProgram)
 	case len(p.m.Activation) == 0:
 		p.mu.Unlock()
-		return fmt.Errorf("plugin %s is not started: it has no activation", p.id)
+		return fmt.Errorf("plugin %s %w", p.id, ErrNoActivation)
 	}
 	p.mu.Unlock()
 	p.halt(ctx, StateIdle, "restart asked")

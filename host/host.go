@@ -53,10 +53,10 @@ func (h *Host) Add(m *manifest.Manifest, cfg Config) (*Plugin, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
-		return nil, fmt.Errorf("host is closed")
+		return nil, ErrClosed
 	}
 	if _, dup := h.plugins[m.ID]; dup {
-		return nil, fmt.Errorf("plugin %s is already added", m.ID)
+		return nil, fmt.Errorf("plugin %s %w", m.ID, ErrAlreadyAdded)
 	}
 	j, err := journal.Open(h.opts.Home, m.ID, journal.Options{})
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // ErrCorrupt reports a secrets file that cannot be read back: damaged,
@@ -163,20 +165,10 @@ func (f *File) key() ([]byte, error) {
 	return key, nil
 }
 
-// writeAtomically writes data to a temporary file beside path, mode 0600,
-// and renames it over path.
+// writeAtomically writes data over path, mode 0600, through a temporary
+// file (safefile.Replace).
 func writeAtomically(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("keychain: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	_, err = tmp.Write(data)
-	err = errors.Join(err, tmp.Chmod(secretFileMode), tmp.Sync(), tmp.Close())
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := safefile.Replace(path, data, secretFileMode); err != nil {
 		return fmt.Errorf("keychain: %w", err)
 	}
 	return nil

@@ -93,3 +93,14 @@ func compareIdentifiers(a, b string) int {
 	}
 	return cmp.Compare(a, b)
 }
+
+// CompareVersions orders two semantic versions by precedence; ok is false
+// when either is not one, and then they cannot be compared.
+func CompareVersions(a, b string) (c int, ok bool) {
+	va, okA := parseVersion(a)
+	vb, okB := parseVersion(b)
+	if !okA || !okB {
+		return 0, false
+	}
+	return compareVersions(va, vb), true
+}

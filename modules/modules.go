@@ -40,6 +40,17 @@ type Options struct {
 	LocalShared  []string
 	// Proxy is the app's network proxy URL, or "".
 	Proxy string
+	// ProxyNow, when set, is asked at each start instead of Proxy, so that
+	// a proxy changed in Settings › Network holds from the next start.
+	ProxyNow func() string
+}
+
+// proxy is the proxy a start uses.
+func (o Options) proxy() string {
+	if o.ProxyNow != nil {
+		return o.ProxyNow()
+	}
+	return o.Proxy
 }
 
 // CacheDir is where compiled modules are kept under home.
@@ -71,8 +82,9 @@ func Configure(ctx context.Context, opts *host.Options, o Options) (*wasm.Transp
 	if opts.Transports == nil {
 		opts.Transports = map[manifest.RunKind]transport.Transport{}
 	}
-	opts.Transports[manifest.RunWASM] = t
-	opts.Transports[manifest.RunJS] = t
+	gate := Gate(t, opts.AppVersion)
+	opts.Transports[manifest.RunWASM] = gate
+	opts.Transports[manifest.RunJS] = gate
 	opts.ModuleServices = append(opts.ModuleServices, Services(o)...)
 	return t, nil
 }
@@ -92,7 +104,7 @@ func Services(o Options) []host.ServiceMaker {
 				Peer:         env.Peer,
 				AccountHosts: o.AccountHosts,
 				LocalShared:  o.LocalShared,
-				Proxy:        o.Proxy,
+				Proxy:        o.proxy(),
 			})
 		},
 		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {

@@ -9,7 +9,7 @@ import (
 // Forbidden reports whether a connection to addr would reach this machine
 // or the local network, or an address no public host has. The ranges are
 // the IANA special-purpose registries as code.dny.dev/ssrf keeps them:
-// every IPv4 range of §9.1 (loopback, private, link-local, unspecified,
+// every IPv4 range of docs/protocol.md#netfetch (loopback, private, link-local, unspecified,
 // multicast, broadcast, CGNAT, benchmarking, documentation, reserved) and,
 // for IPv6, everything outside 2000::/3 (loopback, unique local,
 // link-local, multicast, IPv4-mapped and -compatible, NAT64) plus the

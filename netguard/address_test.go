@@ -7,7 +7,7 @@ import (
 	"code.dny.dev/ssrf"
 )
 
-// TestForbidden holds every address class of §9.1 with the boundaries of
+// TestForbidden holds every address class of docs/protocol.md#netfetch with the boundaries of
 // each range: the first and last address inside, and the neighbours just
 // outside that are public.
 func TestForbidden(t *testing.T) {
@@ -22,7 +22,7 @@ func TestForbidden(t *testing.T) {
 	}
 }
 
-// addressClasses is every address class of §9.1 with the boundaries of
+// addressClasses is every address class of docs/protocol.md#netfetch with the boundaries of
 // each range.
 var addressClasses = []struct {
 	addr      string

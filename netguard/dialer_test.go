@@ -68,7 +68,7 @@ func (c *countingConnect) addresses() []string {
 }
 
 // TestDialJudgesResolvedAddresses: a listed name that resolves to any
-// forbidden class is refused with the §9.1 sentence, and nothing is
+// forbidden class is refused with the sentence of docs/protocol.md#netfetch, and nothing is
 // dialed; a public one is dialed as resolved.
 func TestDialJudgesResolvedAddresses(t *testing.T) {
 	tests := []struct {
@@ -300,7 +300,7 @@ func TestPartialDeadline(t *testing.T) {
 
 // TestDialEveryClass: at dial time, a listed name resolving to each
 // boundary address of every class is dialed exactly when the address is
-// public, and refused with the §9.1 sentence otherwise.
+// public, and refused with the sentence of docs/protocol.md#netfetch otherwise.
 func TestDialEveryClass(t *testing.T) {
 	for _, tt := range addressClasses {
 		counter := &countingConnect{}

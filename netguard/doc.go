@@ -1,5 +1,5 @@
 // Package netguard is the egress guard of the WASM network services
-// (plugin protocol 1, §9.1): it decides which URLs a plugin may ask for
+// (docs/protocol.md#netfetch): it decides which URLs a plugin may ask for
 // and which addresses its connections may reach.
 //
 // Two layers, each enough on its own for what it judges:
@@ -17,7 +17,7 @@
 //     reach this machine or the local network.
 //
 // Refusals are *Refusal values whose Reason is the journal sentence of
-// §9.1, e.g.
+// docs/protocol.md#netfetch, e.g.
 //
 //	slack.com resolves to 127.0.0.1, an address of this machine or of the local network
 //

@@ -136,7 +136,7 @@ type Target struct {
 }
 
 // CheckURL judges raw for a request of kind k. The refusal's Reason is the
-// journal sentence of §9.1.
+// journal sentence of docs/protocol.md#netfetch.
 func (p *Policy) CheckURL(raw string, k Kind) (Target, *Refusal) {
 	u, err := url.Parse(raw)
 	if err != nil {

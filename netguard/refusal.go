@@ -15,7 +15,7 @@ func refusef(format string, args ...any) *Refusal {
 	return &Refusal{Reason: fmt.Sprintf(format, args...)}
 }
 
-// forbiddenAddress is the §9.1 sentence for a name that resolves to a
+// forbiddenAddress is the sentence of docs/protocol.md#netfetch for a name that resolves to a
 // forbidden address.
 func forbiddenAddress(name, addr string) *Refusal {
 	if name == addr {

@@ -14,14 +14,14 @@ type specMethod struct {
 	Errors       []int
 }
 
-// specMethods lists every method of docs/protocol.md, sections 2 to 14,, keyed by an example
+// specMethods lists every method of docs/protocol.md, sections 2 to 14, keyed by an example
 // name (a pattern entry is looked up through a name it covers), with the
 // entry the name must resolve to.
 var specMethods = map[string]struct {
 	entry string
 	want  specMethod
 }{
-	// §2, §4, §6: what the host calls.
+	// docs/protocol.md sections 4, 6 and 9: what the host calls.
 	"initialize":          {"initialize", specMethod{DirHostToPlugin, false, false, []int{}}},
 	"shutdown":            {"shutdown", specMethod{DirHostToPlugin, false, false, []int{}}},
 	"event/ticket.column": {"event/*", specMethod{DirHostToPlugin, true, false, []int{}}},
@@ -31,18 +31,18 @@ var specMethods = map[string]struct {
 	"forge/pullRequest":   {"forge/*", specMethod{DirHostToPlugin, false, false, []int{-32601, -32602}}},
 	"workflow/run":        {"workflow/*", specMethod{DirHostToPlugin, false, false, []int{-32601, -32602}}},
 	"engine/oneShot":      {"engine/oneShot", specMethod{DirHostToPlugin, false, false, []int{-32601, -32602}}},
-	// §9: what the host sends WASM plugins as notifications.
+	// docs/protocol.md section 14: what the host sends modules as notifications.
 	"timer/fired": {"timer/fired", specMethod{DirHostToPlugin, true, true, []int{}}},
 	"net/chunk":   {"net/chunk", specMethod{DirHostToPlugin, true, true, []int{}}},
 	"net/end":     {"net/end", specMethod{DirHostToPlugin, true, true, []int{}}},
 	"ws/message":  {"ws/message", specMethod{DirHostToPlugin, true, true, []int{}}},
 	"ws/closed":   {"ws/closed", specMethod{DirHostToPlugin, true, true, []int{}}},
-	// §5: what the host serves every plugin.
+	// docs/protocol.md section 7: what the host serves every plugin.
 	"secrets/get":  {"secrets/get", specMethod{DirPluginToHost, false, false, []int{-32602, -32001, -32002}}},
 	"settings/get": {"settings/get", specMethod{DirPluginToHost, false, false, []int{-32602}}},
 	"log":          {"log", specMethod{DirPluginToHost, true, false, []int{}}},
 	"files/read":   {"files/read", specMethod{DirPluginToHost, false, false, []int{-32602, -32003, -32004, -32005}}},
-	// §5.5, §9: what the host serves WASM plugins only.
+	// docs/protocol.md section 14: what the host serves modules only.
 	"net/fetch":   {"net/fetch", specMethod{DirPluginToHost, false, true, []int{-32602, -32003, -32004}}},
 	"net/stream":  {"net/stream", specMethod{DirPluginToHost, false, true, []int{-32602, -32003, -32004}}},
 	"net/cancel":  {"net/cancel", specMethod{DirPluginToHost, false, true, []int{-32602}}},
@@ -84,7 +84,7 @@ func TestTheSchemaHoldsNothingBeyondTheSpec(t *testing.T) {
 	}
 	for _, m := range Methods() {
 		if !inSpec[m.Name] {
-			t.Errorf("the schema has %q, which PROTOCOL.md does not describe", m.Name)
+			t.Errorf("the schema has %q, which docs/protocol.md does not describe", m.Name)
 		}
 	}
 }

@@ -1,12 +1,12 @@
-// Package services holds what the host serves a process plugin (plugin
-// protocol 1, §5.1–§5.5): secrets/get, settings/get, the log notification
-// and files/read. Every other method, the WASM-only ones included (net/*,
-// ws/*, timer/*, fs/*, proc/*), is answered -32601: a process has its own
-// network, clock and disk.
+// Package services holds what the host serves a process plugin
+// (docs/protocol.md#7-what-the-host-serves-a-process): secrets/get,
+// settings/get, the log notification and files/read. Every other method,
+// the WASM-only ones included (net/*, ws/*, timer/*, fs/*, proc/*), is
+// answered -32601: a process has its own network, clock and disk.
 //
 // A Server is built by the host for one start of one plugin, from the
 // manifest and the permissions granted now; a user change stops the program
-// (§7), so the next start gets a new Server. Its fields are read-only after
+// (docs/protocol.md#9-stopping-closing-and-user-changes), so the next start gets a new Server. Its fields are read-only after
 // construction and Handle is safe for concurrent use as long as Keychain,
 // Journal, Mask and Project are.
 //
@@ -42,7 +42,7 @@
 //   - A symlink to the manifest is refused like the manifest itself.
 //
 // What is not done here: params are checked by hand against the shapes of
-// §5, not against schemas/plugin-protocol-1.json, which does not describe
+// docs/protocol.md#7-what-the-host-serves-a-process, not against schemas/plugin-protocol-1.json, which does not describe
 // these methods yet. Keychain calls do not honour ctx: the keychain
 // interface takes none.
 package services

@@ -29,7 +29,7 @@ const (
 // regular file), and so is a lone "." segment, the folder itself.
 func checkPath(path string) string { return checkPathWith(path, pathRules{}) }
 
-// pathRules are the §5.4 refusals fs/* (§9.4) lifts: hidden names under
+// pathRules are the refusals of docs/protocol.md#filesread that fs/* (docs/protocol.md#fs) lifts: hidden names under
 // the agent's roots, and the manifest everywhere.
 type pathRules struct {
 	allowHidden, allowManifest bool

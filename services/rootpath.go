@@ -1,7 +1,7 @@
 package services
 
 // CheckRootPath applies to a path under a root of fs/* (docs/protocol.md#fs)
-// the refusals of files/read (§5.4) the path alone decides, except that
+// the refusals of files/read (docs/protocol.md#filesread) the path alone decides, except that
 // hidden names are allowed when allowHidden is true (under the agent's
 // roots) and the manifest's name is an ordinary one. It returns the reason
 // of the refusal, or "" for a path that stays under its root on every

@@ -60,7 +60,7 @@ func (s *Server) Handle(ctx context.Context, method string, params json.RawMessa
 	return result, nil
 }
 
-// Methods gives the four methods every plugin may call (§5.1–§5.4).
+// Methods gives the four methods every plugin may call (docs/protocol.md#7-what-the-host-serves-a-process).
 func (s *Server) Methods() map[string]Handler {
 	return map[string]Handler{
 		vocab.MethodSecretsGet:  s.adapt(s.getSecret),

@@ -23,6 +23,8 @@ var errNoFolder = errors.New("no folder given: type the folder of the plugin")
 // update it says what changed in what it asks.
 type window struct {
 	Dir, ID, Name, Version, Description string
+	// Source is the git repository Dir was cloned from, "" for a folder.
+	Source string
 
 	Runs     string // "Runs a program on your computer, with your rights"…
 	Command  string // the process's command line
@@ -55,8 +57,14 @@ type capability struct {
 }
 
 // installWindow reads the folder and makes its window. Nothing runs.
-func (s *Server) installWindow(dir string) window {
-	w := window{Dir: dir}
+func (s *Server) installWindow(ctx context.Context, typed string) window {
+	w := window{Dir: typed}
+	dir, source, err := s.checkout(ctx, typed)
+	if err != nil {
+		w.Error = err.Error()
+		return w
+	}
+	w.Source = source
 	abs, err := absDir(dir)
 	if err != nil {
 		w.Error = err.Error()
@@ -194,21 +202,21 @@ func (s *Server) postInstall(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusConflict, fmt.Sprintf("%s: not installed: the manifest changed while the window was open; read the plugin again and review what it asks now", filepath.Join(m.Dir, manifest.FileName)))
 		return
 	}
-	if err := s.install(context.WithoutCancel(r.Context()), m, granted, consent); err != nil {
+	if err := s.install(context.WithoutCancel(r.Context()), m, granted, consent, s.gitSourceOf(abs, r.PostForm)); err != nil {
 		fail(w, http.StatusInternalServerError, err.Error())
 		return
 	}
 	done(w, answer{Message: tr(s.lang, "done.install"), Redirect: "/plugins/" + m.ID})
 }
 
-func (s *Server) install(ctx context.Context, m *manifest.Manifest, granted manifest.Permissions, consent registry.Consent) error {
+func (s *Server) install(ctx context.Context, m *manifest.Manifest, granted manifest.Permissions, consent registry.Consent, source string) error {
 	s.changes.Lock()
 	defer s.changes.Unlock()
 	reg, err := registry.Open(s.home)
 	if err != nil {
 		return err
 	}
-	entry := registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: granted, Consent: &consent}
+	entry := registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: granted, Consent: &consent, Source: source}
 	if old, ok := reg.Get(m.ID); ok {
 		entry.Disabled = old.Disabled // an update stays switched as it was
 	}
@@ -216,6 +224,7 @@ func (s *Server) install(ctx context.Context, m *manifest.Manifest, granted mani
 	if err := reg.Save(); err != nil {
 		return err
 	}
+	registry.PruneCheckouts(s.home, m.Dir, reg)
 	s.noteReview(m.ID, nil) // reviewed: what it runs now is what the user said yes to
 	defer s.states.publishList()
 	p, ok := s.host.Plugin(m.ID)

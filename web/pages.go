@@ -87,7 +87,7 @@ func (s *Server) fragmentList(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) pageInstall(w http.ResponseWriter, r *http.Request) {
 	dir := strings.TrimSpace(r.URL.Query().Get("dir"))
-	win := s.installWindow(dir)
+	win := s.installWindow(r.Context(), dir)
 	p := s.newPage(tr(s.lang, "dev"))
 	p.Window = &win
 	status := http.StatusOK

@@ -37,6 +37,9 @@ type Options struct {
 	// when the user says yes, as the CLI's install does, so that a module
 	// the host would refuse is not installed; nil compiles nothing.
 	Precompile func(ctx context.Context, m *manifest.Manifest) error
+	// Proxy is the command line's --proxy, which overrides Settings ›
+	// Network's; "" uses the page's.
+	Proxy string
 }
 
 // Server is the Plugins view: an http.Handler over one host and the
@@ -123,6 +126,8 @@ func (s *Server) routes() {
 	m.HandleFunc("GET /events", s.streamStates)
 	m.HandleFunc("GET /install", s.pageInstall)
 	m.HandleFunc("POST /install", s.postInstall)
+	m.HandleFunc("GET /settings/network", s.pageNetwork)
+	m.HandleFunc("POST /settings/network", s.postNetwork)
 	m.HandleFunc("GET /plugins/{id}", s.pagePlugin)
 	m.HandleFunc("GET /plugins/{id}/journal/events", s.streamJournal)
 	m.HandleFunc("POST /plugins/{id}/settings", s.postSettings)

@@ -14,7 +14,7 @@ import (
 // cmdAgents lists the agents of the described harnesses kept under the
 // home, each with its status: an agent whose harness is gone (its plugin
 // uninstalled or disabled, or the ACP harness off) stays, marked Harness
-// absent, with its conversation (ACP-HARNESS §7).
+// absent, with its conversation (docs/harness.md#persistence-and-harness-absent).
 func cmdAgents(e env, args []string) error {
 	home, asJSON, pos, err := homeFlags("agents", args, nil)
 	if err != nil {

@@ -91,7 +91,7 @@ func receivedMethods(t *testing.T, log string) []string {
 	return strings.Split(strings.TrimSpace(string(data)), "\n")
 }
 
-// CLI.md: messages reach the plugin in the order of the console's lines;
+// docs/CLI.md#run: messages reach the plugin in the order of the console's lines;
 // an attach must not be overtaken by the call after it.
 func TestRegressConsoleKeepsTheOrderOfAttachesAndCalls(t *testing.T) {
 	dir, log := reviewPluginDir(t)
@@ -119,7 +119,7 @@ func TestRegressConsoleKeepsTheOrderOfAttachesAndCalls(t *testing.T) {
 	}
 }
 
-// CLI.md: EOF or close shuts the host down as docs/protocol.md#9-stopping-closing-and-user-changes says (shutdown,
+// docs/CLI.md#run: EOF or close shuts the host down as docs/protocol.md#9-stopping-closing-and-user-changes says (shutdown,
 // one second at most): a call under way must not hold the exit for its
 // whole delay, and ends with a default answer other than a timeout.
 func TestRegressCloseDoesNotWaitForCallsUnderWay(t *testing.T) {
@@ -135,7 +135,7 @@ func TestRegressCloseDoesNotWaitForCallsUnderWay(t *testing.T) {
 	}
 }
 
-// CLI.md: "A malformed command line gets {"op":"error",…} and the host
+// docs/CLI.md#ops: "A malformed command line gets {"op":"error",…} and the host
 // keeps going" — a line longer than the console reads is one of them.
 func TestRegressConsoleKeepsGoingAfterAnOverlongLine(t *testing.T) {
 	t.Setenv("FAKE_PLUGIN", "1")
@@ -152,7 +152,7 @@ func TestRegressConsoleKeepsGoingAfterAnOverlongLine(t *testing.T) {
 	}
 }
 
-// CLI.md: restart, enable and disable are "answered by a state line".
+// docs/CLI.md#ops: restart, enable and disable are "answered by a state line".
 func TestRegressRestartOfADisabledPluginIsAnsweredByAState(t *testing.T) {
 	t.Setenv("FAKE_PLUGIN", "1")
 	dir := pluginDir(t, "1.0.0")

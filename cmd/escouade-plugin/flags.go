@@ -14,7 +14,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host"
 )
 
-// common holds the flags of every command that runs plugins (CLI.md).
+// common holds the flags of every command that runs plugins (docs/CLI.md#flags-of-run-and-test).
 type common struct {
 	home        string
 	keychain    string

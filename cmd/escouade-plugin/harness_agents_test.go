@@ -55,7 +55,7 @@ func itemTexts(items []map[string]any, typ string) []string {
 }
 
 // TestReviewHarnessVersionNotice: an agent of another ACP version is ended
-// with the notice of ACP-HARNESS §4.1, and the command exits 0.
+// with the notice of docs/harness.md#the-session, and the command exits 0.
 func TestReviewHarnessVersionNotice(t *testing.T) {
 	withFakeACP(t, "version-2.json")
 	items := reviewItems(t, `{"op":"prompt","text":"hi"}`+"\n", fakeACPDir, "--home", t.TempDir(), "--cwd", t.TempDir(), "--json")
@@ -69,7 +69,7 @@ func TestReviewHarnessVersionNotice(t *testing.T) {
 }
 
 // TestReviewHarnessTestedNotice: a version outside "tested" is a notice
-// in the words of ACP-HARNESS §2, and the agent still runs.
+// in the words of docs/harness.md#the-harness-entry, and the agent still runs.
 func TestReviewHarnessTestedNotice(t *testing.T) {
 	withFakeACP(t, "conversation.json")
 	b, err := os.ReadFile(filepath.Join(fakeACPDir, "escouade-plugin.json"))
@@ -93,7 +93,7 @@ func TestReviewHarnessTestedNotice(t *testing.T) {
 
 // TestReviewHarnessReattach: a second run on the same home re-attaches
 // with session/load, its replay marked history; an agent that can neither
-// load nor resume gets a new session with the notice of §4.6.
+// load nor resume gets a new session with the notice of docs/harness.md#the-session.
 func TestReviewHarnessReattach(t *testing.T) {
 	t.Run("load", func(t *testing.T) {
 		withFakeACP(t, "load.json")

@@ -10,7 +10,7 @@ import (
 )
 
 // TestReviewHarnessAnswerByOptionID: "option" names an option by its id
-// (CLI.md), even when that id reads like another option's kind.
+// (docs/CLI.md#harness), even when that id reads like another option's kind.
 func TestRegressHarnessAnswerByOptionID(t *testing.T) {
 	withFakeACP(t, "")
 	reviewHarnessScript(t, `{"scenes":[{"steps":[{"permission":{"toolCall":{"toolCallId":"c1","title":"x","kind":"execute"},
@@ -36,7 +36,7 @@ func TestRegressHarnessAnswerByOptionID(t *testing.T) {
 
 // TestReviewHarnessEmptyInputStillOpens: with nothing on stdin the session
 // is closed before initialize is even answered, so the start notices of
-// ACP-HARNESS §4.1 (log in, version) never show.
+// docs/harness.md#the-session (log in, version) never show.
 func TestRegressHarnessEmptyInputStillOpens(t *testing.T) {
 	withFakeACP(t, "auth.json")
 	items := reviewItems(t, "", fakeACPDir, "--home", t.TempDir(), "--cwd", t.TempDir(), "--json")

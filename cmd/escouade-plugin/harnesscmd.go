@@ -18,16 +18,16 @@ import (
 	"sync/atomic"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/cmd/escouade-plugin/internal/console"
 	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/harness/mcp"
 	"github.com/escouade-dev/escouade-plugin/harness/term"
-	"github.com/escouade-dev/escouade-plugin/internal/console"
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// harnessFlags are the flags of the harness command (CLI.md).
+// harnessFlags are the flags of the harness command (docs/CLI.md#harness).
 type harnessFlags struct {
 	common
 	harness, mode, model, cwd, agent string
@@ -163,7 +163,7 @@ func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
 }
 
 // printUpdate prints how to update the agent's program: its
-// updateCommand, shown and never run (ACP-HARNESS §2), else its install
+// updateCommand, shown and never run (docs/harness.md#the-harness-entry), else its install
 // command for this system.
 func printUpdate(e env, plugin string, h *manifest.Harness, asJSON bool) error {
 	advice, err := harness.UpdateAdvice(h, runtime.GOOS)
@@ -405,7 +405,7 @@ func (c *harnessConsole) command(s *harness.Session, line string) bool {
 	return c.typed(s, line)
 }
 
-// consoleOp is one input line of the JSON console (CLI.md).
+// consoleOp is one input line of the JSON console (docs/harness.md#the-json-console).
 type consoleOp struct {
 	Op      string     `json:"op"`
 	Text    string     `json:"text"`

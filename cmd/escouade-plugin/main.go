@@ -27,7 +27,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// Exit codes (CLI.md).
+// Exit codes (docs/CLI.md#conventions).
 const (
 	exitOK    = 0
 	exitFail  = 1
@@ -158,7 +158,7 @@ func cmdVersion(e env, args []string) error {
 	return nil
 }
 
-// notYet is a command of CLI.md this version does not have: it says so
+// notYet is a command of docs/CLI.md this version does not have: it says so
 // plainly and fails, rather than pretend.
 func notYet(why string) func(env, []string) error {
 	return func(env, []string) error {

@@ -39,20 +39,29 @@ func homeFlags(name string, args []string, extra func(*flag.FlagSet)) (home stri
 	return home, asJSON, pos, nil
 }
 
-func cmdInstall(e env, args []string) error {
-	var lang string
+func cmdInstall(e env, args []string) (err error) {
+	var lang, proxy string
 	home, asJSON, pos, err := homeFlags("install", args, func(fs *flag.FlagSet) {
 		fs.StringVar(&lang, "lang", "en", "language of the texts")
+		fs.StringVar(&proxy, "proxy", "", "the proxy a clone over https goes through (default: Settings › Network's)")
 	})
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return usagef("want one plugin folder: escouade-plugin install DIR (escouade-plugin help install)")
+		return usagef("want one plugin folder or git repository: escouade-plugin install DIR|URL (escouade-plugin help install)")
 	}
-	dir, err := filepath.Abs(pos[0])
+	dir, source, err := installSource(home, pos[0], proxy)
 	if err != nil {
 		return err
+	}
+	if source != "" {
+		fmt.Fprintf(e.stderr, "escouade-plugin install: cloned %s into %s\n", safetext.Line(source), dir)
+		defer func() {
+			if err != nil { // a checkout refused is not kept
+				registry.DiscardCheckout(home, dir)
+			}
+		}()
 	}
 	m, err := manifest.Load(dir, manifest.LoadOptions{AppVersion: host.AppVersion})
 	if err != nil {
@@ -74,7 +83,7 @@ func cmdInstall(e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	entry := registry.Entry{ID: m.ID, Dir: dir, Version: m.Version, Granted: m.Permissions, Consent: &consent}
+	entry := registry.Entry{ID: m.ID, Dir: dir, Version: m.Version, Granted: m.Permissions, Consent: &consent, Source: source}
 	if old, ok := reg.Get(m.ID); ok {
 		// An update: what the user took back stays taken back, and it stays
 		// switched as it was.
@@ -85,12 +94,47 @@ func cmdInstall(e env, args []string) error {
 	if err := reg.Save(); err != nil {
 		return err
 	}
+	registry.PruneCheckouts(home, dir, reg)
 	w := installWindow(m, lang)
 	if asJSON {
 		return writeJSON(e.stdout, w)
 	}
 	w.print(e.stdout)
 	return nil
+}
+
+// installSource is the folder to install from what the user typed: the
+// folder itself, or the checkout of a git repository cloned into the
+// home. Installing a repository again fetches its default branch again:
+// that is how a plugin installed from git is updated, with the window
+// shown again for what it asks now.
+func installSource(home, arg, proxyFlag string) (dir, source string, err error) {
+	if !registry.IsGitSource(arg) {
+		dir, err = filepath.Abs(arg)
+		return dir, "", err
+	}
+	proxy, err := appProxy(home, proxyFlag)
+	if err != nil {
+		return "", "", err
+	}
+	if arg, err = registry.SourceOf(arg); err != nil {
+		return "", "", err
+	}
+	dir, err = registry.Clone(context.Background(), home, arg, registry.GitOptions{Proxy: proxy})
+	return dir, arg, err
+}
+
+// appProxy is the proxy of the app: --proxy when given, else Settings ›
+// Network's, kept under the home.
+func appProxy(home, flagValue string) (string, error) {
+	if flagValue != "" {
+		if err := registry.CheckProxy(flagValue); err != nil {
+			return "", usagef("--proxy: %v", err)
+		}
+		return flagValue, nil
+	}
+	n, err := registry.ReadNetwork(home)
+	return n.Proxy, err
 }
 
 // window is what the install window shows before the user says yes.

@@ -4,9 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"sync"
 
+	"github.com/escouade-dev/escouade-plugin/cmd/escouade-plugin/internal/console"
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/internal/console"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
@@ -78,7 +79,10 @@ func (c *common) pluginConfig(m *manifest.Manifest) (host.Config, error) {
 
 // check refuses flag values that do not parse, before anything is loaded.
 func (c *common) check() error {
-	_, err := c.hostOptionsWithout()
+	if _, err := c.hostOptionsWithout(); err != nil {
+		return err
+	}
+	_, err := appProxy(c.homeDir(), c.proxy)
 	return err
 }
 
@@ -105,9 +109,11 @@ func (c *common) hostOptionsWithout() (host.Options, error) {
 	}, nil
 }
 
-// moduleOptions are the flags module plugins depend on.
+// moduleOptions are the flags module plugins depend on. The proxy is
+// --proxy, else Settings › Network's, read again at each start so that a
+// proxy set in the view holds from the next start.
 func (c *common) moduleOptions() modules.Options {
-	o := modules.Options{Home: c.homeDir(), Proxy: c.proxy}
+	o := modules.Options{Home: c.homeDir(), Proxy: c.proxy, ProxyNow: c.proxyNow()}
 	if c.accountHost != "" {
 		o.AccountHosts = []string{c.accountHost}
 	}
@@ -115,6 +121,23 @@ func (c *common) moduleOptions() modules.Options {
 		o.LocalShared = []string{c.sharedHost}
 	}
 	return o
+}
+
+// proxyNow reads the proxy for a start. A file damaged since the last
+// start keeps the proxy of that start: the check of the command line
+// refused a damaged one already, and the view writes only a valid one.
+func (c *common) proxyNow() func() string {
+	home, flagValue := c.homeDir(), c.proxy
+	var mu sync.Mutex
+	last := flagValue
+	return func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		if p, err := appProxy(home, flagValue); err == nil {
+			last = p
+		}
+		return last
+	}
 }
 
 // hostOptions turns the common flags into host options for plugin id.

@@ -59,7 +59,7 @@ func cmdServe(e env, args []string) error {
 		return err
 	}
 	home := c.homeDir()
-	view, err := web.New(web.Options{Host: opts, Precompile: func(ctx context.Context, m *manifest.Manifest) error {
+	view, err := web.New(web.Options{Host: opts, Proxy: c.proxy, Precompile: func(ctx context.Context, m *manifest.Manifest) error {
 		_, err := precompile(ctx, home, m, nil)
 		return err
 	}})

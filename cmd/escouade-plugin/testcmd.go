@@ -53,7 +53,8 @@ func cmdTest(e env, args []string) error {
 		return err
 	}
 	defer modulesTransport.Close(ctx)
-	opts.Transports = map[manifest.RunKind]transport.Transport{manifest.RunWASM: modulesTransport, manifest.RunJS: modulesTransport}
+	gated := modules.Gate(modulesTransport, c.appVersion)
+	opts.Transports = map[manifest.RunKind]transport.Transport{manifest.RunWASM: gated, manifest.RunJS: gated}
 	opts.ModuleServices = modules.Services(c.moduleOptions())
 	opts.Home = c.homeDir()
 	report := conformance.Run(ctx, pos[0], opts)

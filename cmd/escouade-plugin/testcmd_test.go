@@ -115,25 +115,35 @@ func TestCmdTestUsage(t *testing.T) {
 	}
 }
 
-// TestRunTestExitCodes goes through run, as the binary does, once the
-// command is registered.
+// TestRunTestExitCodes goes through run, as the binary does: the
+// registered command answers 0 for a plugin that passes, 1 for one that
+// fails, 2 for a usage mistake.
 func TestRunTestExitCodes(t *testing.T) {
 	needPython(t)
 	if _, ok := commands()["test"]; !ok {
-		t.Skip(`"test" is not registered in commands() yet`)
+		t.Fatal(`"test" is not registered in commands()`)
 	}
 	tests := []struct {
-		args []string
-		want int
+		args    []string
+		want    int
+		wantEnd string // how the last line of stdout ends, or of stderr for a usage mistake
 	}{
-		{[]string{"test", filepath.Join(benchFixtures, "good-echo")}, exitOK},
-		{[]string{"test", filepath.Join(benchFixtures, "broken-stdout")}, exitFail},
-		{[]string{"test"}, exitUsage},
+		{[]string{"test", filepath.Join(benchFixtures, "good-echo")}, exitOK, " passed, 0 failed"},
+		{[]string{"test", filepath.Join(benchFixtures, "broken-stdout")}, exitFail, " passed, 1 failed"},
+		{[]string{"test"}, exitUsage, "escouade-plugin test: want one plugin folder: escouade-plugin test DIR [--json] (escouade-plugin help test)"},
 	}
 	for _, tt := range tests {
 		var out, errOut bytes.Buffer
-		if got := run(tt.args, strings.NewReader(""), &out, &errOut); got != tt.want {
+		got := run(tt.args, strings.NewReader(""), &out, &errOut)
+		if got != tt.want {
 			t.Errorf("run(%q) = %d, want %d\n%s%s", tt.args, got, tt.want, out.String(), errOut.String())
+		}
+		said := out.String()
+		if tt.want == exitUsage {
+			said = errOut.String()
+		}
+		if last := lastLine(said); !strings.HasSuffix(last, tt.wantEnd) {
+			t.Errorf("run(%q): last line %q, want it to end %q", tt.args, last, tt.wantEnd)
 		}
 	}
 }

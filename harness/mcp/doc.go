@@ -1,5 +1,5 @@
 // Package mcp is the host's MCP server for described ACP harnesses
-// (ACP-HARNESS.md §3 "The MCP server"), built on the official MCP Go SDK.
+// (docs/harness.md#the-hosts-mcp-server), built on the official MCP Go SDK.
 //
 // [Start] serves MCP over the SDK's streamable HTTP transport on a loopback
 // address only. Every request carries "Authorization: Bearer <token>" where

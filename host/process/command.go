@@ -14,7 +14,7 @@ import (
 var ErrNotFound = errors.New("program not found")
 
 // ErrEmptyCommand reports a Spec without a Command.
-var ErrEmptyCommand = errors.New("process: empty command")
+var ErrEmptyCommand = errors.New("the command is empty")
 
 // folderPrefix marks a program that ships in the plugin folder (docs/protocol.md#1-the-manifest,
 // `run.command`).

@@ -2,6 +2,7 @@ package process
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"sync/atomic"
 )
@@ -19,6 +20,7 @@ import (
 //	...
 //	err = cmd.Wait()
 //	f.Exited()
+//	code := f.ExitCode(cmd.ProcessState)
 //	f.Kill() // what it left running
 //	f.Release()
 type Family struct {
@@ -63,3 +65,8 @@ func (f *Family) Kill() { f.group.kill() }
 // Release forgets the family once it was killed; on Windows it closes the
 // job, which kills what is left in it.
 func (f *Family) Release() { f.group.release() }
+
+// ExitCode is how the leader ended, as a shell reports it: its exit code,
+// or 128 + the number of the signal that ended it (137 for one a Windows
+// job killed, as for a SIGKILL).
+func (f *Family) ExitCode(state *os.ProcessState) int { return shellCode(state) }

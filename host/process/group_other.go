@@ -34,4 +34,6 @@ func (*group) release()   {}
 
 func (*group) exitOf(state *os.ProcessState) Exit { return Exit{Code: state.ExitCode()} }
 
+func shellCode(state *os.ProcessState) int { return state.ExitCode() }
+
 func (*group) memory() (uint64, error) { return 0, errors.ErrUnsupported }

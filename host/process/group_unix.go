@@ -216,8 +216,26 @@ func (g *group) released() bool {
 
 // exitOf reads how the leader ended.
 func (g *group) exitOf(state *os.ProcessState) Exit {
-	if status, ok := state.Sys().(syscall.WaitStatus); ok && status.Signaled() {
-		return Exit{Code: signalledCode, Signal: status.Signal().String()}
+	if sig, ok := signalOf(state); ok {
+		return Exit{Code: signalledCode, Signal: sig.String()}
 	}
 	return Exit{Code: state.ExitCode()}
+}
+
+// shellCode is how a shell reports the end of state's process: its exit
+// code, or 128 + the number of the signal that ended it.
+func shellCode(state *os.ProcessState) int {
+	if sig, ok := signalOf(state); ok {
+		return 128 + int(sig)
+	}
+	return state.ExitCode()
+}
+
+// signalOf is the signal that ended state's process, if one did.
+func signalOf(state *os.ProcessState) (syscall.Signal, bool) {
+	status, ok := state.Sys().(syscall.WaitStatus)
+	if !ok || !status.Signaled() {
+		return 0, false
+	}
+	return status.Signal(), true
 }

@@ -111,6 +111,10 @@ func (g *group) release() {
 	}
 }
 
+// shellCode is the exit code of state's process; one the job ended has
+// 137 (jobKilledExitCode), as a shell reports a SIGKILL.
+func shellCode(state *os.ProcessState) int { return state.ExitCode() }
+
 // exitOf reports a program the job ended as killed, the way a SIGKILL
 // reads on Unix.
 func (g *group) exitOf(state *os.ProcessState) Exit {

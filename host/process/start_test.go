@@ -30,8 +30,8 @@ func TestStartRefusesMissingProgram(t *testing.T) {
 			`program not found: "./bin/run" is not in the plugin folder ` + dir, true},
 		{"a folder", []string{"./sub"},
 			`program "./sub": ` + filepath.Join(dir, "sub") + ` is a directory`, false},
-		{"no command", nil, "process: empty command", false},
-		{"empty program", []string{""}, "process: empty command", false},
+		{"no command", nil, "the command is empty", false},
+		{"empty program", []string{""}, "the command is empty", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,15 +12,15 @@
 //	prog, err := t.Launch(ctx, transport.LaunchSpec{Manifest: m, Stderr: stderrLine, Journal: journalLine})
 //	conn := jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{})
 //
-// Two module shapes run (§8.2). A reactor exports "escouade-turn": the
+// Two module shapes run (docs/protocol.md#turns). A reactor exports "escouade-turn": the
 // host appends whole lines to its stdin buffer, whose reads never block,
 // and calls the export once per batch of lines. A command is any WASI
 // preview 1 program: its "_start" runs on the instance's goroutine, and a
 // read of an empty stdin (fd_read, or poll_oneoff on a non-blocking stdin)
 // ends the turn until more input comes.
 //
-// The limits of §8.3 end an instance with a typed transport.Exit: a turn
+// The limits of docs/protocol.md#limits end an instance with a typed transport.Exit: a turn
 // past its time (TurnTooLong), a memory grown past its 64 MB
 // (OutOfMemory), a trap or a guest panic (Trapped), proc_exit (Exited).
-// The files of §8.4 are a read-only snapshot mounted at /plugin.
+// The files of docs/protocol.md#files-of-its-folder are a read-only snapshot mounted at /plugin.
 package wasm

@@ -47,7 +47,7 @@ type wazeroRuntime struct {
 var _ transport.Transport = (*Transport)(nil)
 
 // ErrClosed is returned by a Transport used after Close.
-var ErrClosed = errors.New("wasm transport closed")
+var ErrClosed = errors.New("the WASM transport is closed")
 
 // New makes a Transport. Compiled code is kept under
 // o.CacheDir/<host version>/.

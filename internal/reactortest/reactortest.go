@@ -39,7 +39,7 @@ import (
 // TurnExport is the reactor's turn function.
 const TurnExport = "escouade-turn"
 
-// memoryPages is the 64 MB limit of §8.3 in pages of 64 KiB.
+// memoryPages is the 64 MB limit of docs/protocol.md#limits in pages of 64 KiB.
 const memoryPages = 64 << 20 >> 16
 
 // Build builds the Go package pkg (an import path or a folder) as a

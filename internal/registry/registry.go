@@ -30,6 +30,9 @@ type Entry struct {
 	// Consent is what the user said yes to at install; nil for an install
 	// recorded before consents were (it needs a review).
 	Consent *Consent `json:"consent,omitempty"`
+	// Source is the git repository it was installed from, "" for a folder
+	// (Dir is then the checkout under <home>/git).
+	Source string `json:"source,omitempty"`
 }
 
 // The largest files of the home read: a registry entry is a few hundred
@@ -108,9 +111,5 @@ func writeJSON(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), fileMode); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return safefile.Replace(path, append(data, '\n'), fileMode)
 }

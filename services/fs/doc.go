@@ -1,5 +1,4 @@
-// Package fssvc serves the disk to module programs (plugin protocol 1,
-// §9.4): fs/read, fs/write, fs/list, fs/stat, fs/remove and fs/mkdir
+// Package fssvc serves the disk to module programs (docs/protocol.md#fs): fs/read, fs/write, fs/list, fs/stat, fs/remove and fs/mkdir
 // under the roots of permissions.files the user granted — agent,
 // agentRepo and agentHome, resolved from the attached agent the call
 // names, and temp, a folder of the plugin's own — each optionally

@@ -3,8 +3,10 @@ package fssvc
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/services"
 )
 
@@ -78,8 +80,8 @@ func refuseOwn(loc Location) *services.Error {
 // root may be a file outside it, which no path check can see (as the
 // harness fence refuses them).
 func hardLinked(loc Location, f *os.File, info os.FileInfo) *services.Error {
-	if n, ok := linkCount(f, info); ok && n > 1 {
-		return forbidden(loc.Root, loc.Path, "a file with "+itoa(n)+" hard links: fs/* reads and writes only files with one name, as another name may be a file outside the root")
+	if _, n, err := safefile.Identity(f, info); err == nil && n > 1 {
+		return forbidden(loc.Root, loc.Path, "a file with "+strconv.FormatUint(n, 10)+" hard links: fs/* reads and writes only files with one name, as another name may be a file outside the root")
 	}
 	return nil
 }

@@ -1,5 +1,5 @@
-// Package netsvc serves the network to module programs (plugin protocol
-// 1, §9.1–§9.2): net/fetch, net/stream with its net/chunk and net/end
+// Package netsvc serves the network to module programs (docs/protocol.md#netfetch,
+// #netstream, #ws): net/fetch, net/stream with its net/chunk and net/end
 // notifications and net/cancel, and the websockets of ws/open, ws/send,
 // ws/close with ws/message and ws/closed.
 //

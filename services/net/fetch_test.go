@@ -74,7 +74,7 @@ func TestFetchShapes(t *testing.T) {
 
 var cmpIgnoreHeaders = cmp.FilterPath(func(p cmp.Path) bool { return p.Last().String() == ".Headers" }, cmp.Ignore())
 
-// TestFetchRefusals: the §9.1 sentences, each with its code.
+// TestFetchRefusals: the sentences of docs/protocol.md#netfetch, each with its code.
 func TestFetchRefusals(t *testing.T) {
 	s := newService(t, Config{Granted: manifest.Permissions{Network: []string{"slack.com"}}})
 	tests := []struct {
@@ -222,7 +222,7 @@ func TestFetchLimitsFromManifest(t *testing.T) {
 }
 
 // TestFetchListedNameOnLoopback: a listed name that resolves to 127.0.0.1
-// is refused with the §9.1 sentence, through the real dialer, and the
+// is refused with the sentence of docs/protocol.md#netfetch, through the real dialer, and the
 // loopback server it names never accepts that connection.
 func TestFetchListedNameOnLoopback(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))

@@ -16,7 +16,7 @@ import (
 )
 
 // droppedHeader reports the headers of the plugin the host never sends:
-// those of §9.1, and Accept-Encoding, which the host sets itself so that
+// those of docs/protocol.md#netfetch, and Accept-Encoding, which the host sets itself so that
 // it can decode every body before counting it.
 func droppedHeader(name string) bool {
 	switch http.CanonicalHeaderKey(name) {

@@ -18,7 +18,7 @@ import (
 	"golang.org/x/sync/semaphore"
 )
 
-// The limits of §9.1–§9.2.
+// The limits of docs/protocol.md#netfetch and #netstream.
 const (
 	DefaultTimeout  = 10 * time.Second
 	MaxTimeout      = 120 * time.Second

@@ -1,5 +1,4 @@
-// Package procsvc runs programs for module programs (plugin protocol 1,
-// §9.5): proc/run starts a program named in the granted
+// Package procsvc runs programs for module programs (docs/protocol.md#procrun): proc/run starts a program named in the granted
 // permissions.programs, found in PATH, with no shell, in a working folder
 // under a granted permissions.files root, and answers its exit code and
 // outputs. The program and everything it starts are one family, tracked

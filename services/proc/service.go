@@ -21,7 +21,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
-// The limits of §9.5.
+// The limits of docs/protocol.md#procrun.
 const (
 	MaxOutputBytes = 1 << 20
 	MaxTimeout     = 60 * time.Second
@@ -218,7 +218,7 @@ func (s *Service) answer(r *run, err error) (any, *services.Error) {
 		return nil, failed(fmt.Sprintf("%s: %v", r.name, err))
 	}
 	s.noteDropped(r)
-	return proto.ProcRunResult{Code: int64(exitCode(r.cmd.ProcessState)),
+	return proto.ProcRunResult{Code: int64(r.family.ExitCode(r.cmd.ProcessState)),
 		Stdout: strings.ToValidUTF8(r.stdout.String(), "\uFFFD"), Stderr: strings.ToValidUTF8(r.stderr.String(), "\uFFFD")}, nil
 }
 

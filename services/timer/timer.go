@@ -1,5 +1,5 @@
 // Package timersvc holds the timers of one module instance (plugin protocol
-// 1, §9.3 and §8.3): timer/set {ms} → {timer}, timer/clear {timer} → null,
+// 1, docs/protocol.md#timer and #limits): timer/set {ms} → {timer}, timer/clear {timer} → null,
 // and the notification timer/fired {timer} the host sends when a timer is
 // due. A module has no clock that wakes it between turns, so it asks the
 // host for one; a process has its own and is answered -32601 for these
@@ -50,7 +50,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
-// The limits of §8.3.
+// The limits of docs/protocol.md#limits.
 const (
 	// MinDelay is the shortest delay: a shorter one is raised to it.
 	MinDelay = 10 * time.Millisecond

@@ -1,5 +1,5 @@
 // The build of a plugin: its TypeScript or JavaScript sources bundled into
-// one ES module the run.js engine takes (PROTOCOL.md §8.1): no export, no
+// one ES module the run.js engine takes (docs/protocol.md#loading-and-compiling): no export, no
 // import but node:fs and node:readline, stamped with the SDK's version.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

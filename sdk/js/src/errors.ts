@@ -1,5 +1,6 @@
 // Errors of the wire: the codes of JSON-RPC 2.0 and those Escouade adds
-// (PROTOCOL.md §5), with the messages the Go side of the project gives them.
+// (docs/protocol.md#7-what-the-host-serves-a-process), with the messages
+// the Go side of the project gives them.
 
 import type { WireError } from "./wire.js";
 

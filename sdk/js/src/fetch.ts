@@ -1,4 +1,4 @@
-// fetch: net/fetch of the host in WASM (PROTOCOL.md §9.1); under node, a
+// fetch: net/fetch of the host in WASM (docs/protocol.md#netfetch); under node, a
 // process has its own network and the host answers net/fetch -32601, so the
 // SDK makes the request with node's fetch and gives the answer the same
 // shape, following no redirect and within the same default limits.

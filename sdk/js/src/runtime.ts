@@ -2,7 +2,7 @@
 // engine of the host (a JS engine in WebAssembly). Both give node:readline
 // over process.stdin and process.stdout.write; nothing else is imported, as
 // the engine refuses a bundle importing anything but node:fs and
-// node:readline (PROTOCOL.md §8.1).
+// node:readline (docs/protocol.md#loading-and-compiling).
 
 import { createInterface } from "node:readline";
 
@@ -35,7 +35,7 @@ function proc(): ProcessLike | undefined {
 
 /**
  * The run.js engine sets globalThis._importMeta_ (the bundle's import.meta,
- * PROTOCOL.md §8.4); a node process has it only if the program set it.
+ * docs/protocol.md#files-of-its-folder); a node process has it only if the program set it.
  * Without node's version the program cannot be node either.
  */
 export function detectRuntime(): RuntimeKind {
@@ -44,7 +44,7 @@ export function detectRuntime(): RuntimeKind {
   return proc()?.versions?.node ? "node" : "wasm";
 }
 
-/** What the host put in a process's environment (PROTOCOL.md §2); empty in WASM. */
+/** What the host put in a process's environment (docs/protocol.md#2-starting-the-program); empty in WASM. */
 export interface Env {
   pluginId?: string;
   api?: string;

@@ -1,5 +1,5 @@
 // Timers: setTimeout under node; in WASM the host's timer/set, timer/clear
-// and timer/fired (PROTOCOL.md §9.3), since an instance does not run between
+// and timer/fired (docs/protocol.md#timer), since an instance does not run between
 // turns and only the host can wake it.
 
 import { codes, RpcError } from "./errors.js";

@@ -1,4 +1,4 @@
-// The wire of protocol 1 (PROTOCOL.md §3): one JSON-RPC 2.0 message or batch
+// The wire of protocol 1 (docs/protocol.md#3-messages): one JSON-RPC 2.0 message or batch
 // per line. Decoding keeps each id as the exact text it came as, since
 // JSON.parse turns 9007199254740993 into 9007199254740992 and "\u0041" into
 // "A": the answer must carry the id byte for byte.
@@ -120,7 +120,7 @@ function invalid(errId = "null"): Item {
   return { err: INVALID_REQUEST, errId };
 }
 
-/** Checks one value as a message (JSON-RPC 2.0 and PROTOCOL.md §3). */
+/** Checks one value as a message (JSON-RPC 2.0 and docs/protocol.md#3-messages). */
 function decodeItem(value: unknown, fields: Fields | undefined): Item {
   if (!isObject(value) || fields === undefined) return invalid();
   const has = (k: string) => Object.prototype.hasOwnProperty.call(value, k);

@@ -1,5 +1,5 @@
 // Package console is the JSON-lines console of `escouade-plugin run`
-// (CLI.md): one command object per input line, one JSON object per output
+// (docs/CLI.md#ops): one command object per input line, one JSON object per output
 // line. It stands in for the app in front of one plugin of a host.
 package console
 

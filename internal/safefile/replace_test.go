@@ -1,0 +1,33 @@
+package safefile
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// TestReplaceLeavesOneFile: the new content is in place with its mode,
+// and no temporary file is left beside it, after a success or a failure.
+func TestReplaceLeavesOneFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plugins.json")
+	for _, content := range []string{"old\n", "new\n"} {
+		if err := Replace(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != "new\n" {
+		t.Errorf("content %q, %v; want the new one", got, err)
+	}
+	if info, err := os.Stat(path); err == nil && runtime.GOOS != "windows" && info.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", info.Mode().Perm())
+	}
+	if err := Replace(filepath.Join(dir, "missing", "f"), []byte("x"), 0o600); err == nil {
+		t.Error("Replace into a missing folder succeeded")
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the folder holds %d entries, want only the file", len(entries))
+	}
+}

@@ -1,7 +1,0 @@
-//go:build !unix
-
-package procsvc
-
-import "os"
-
-func exitCode(state *os.ProcessState) int { return state.ExitCode() }

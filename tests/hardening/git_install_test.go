@@ -1,0 +1,95 @@
+//go:build linux
+
+package hardening
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// publish commits the folder dir and makes a bare repository of it.
+func publish(t *testing.T, dir string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	bare := filepath.Join(t.TempDir(), "plugin.git")
+	for _, args := range [][]string{
+		{"-C", dir, "init", "-q"}, {"-C", dir, "add", "-A"},
+		{"-C", dir, "-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-qm", "plugin"},
+		{"clone", "-q", "--bare", dir, bare},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return bare
+}
+
+// install URL through the built command, with a hostile user
+// configuration around it (a template hook, a hooks path) and hooks in
+// the repository itself: the plugin is installed from its checkout under
+// the home, the same window is shown, and no hook runs.
+func TestInstallFromAGitRepositoryRunsNoHook(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "hook-ran")
+	hook := []byte("#!/bin/sh\ntouch " + marker + "\n")
+	bare := publish(t, plugin{fixture: "puppet"}.write(t))
+	for _, name := range []string{"post-checkout", "pre-upload", "reference-transaction"} {
+		writeFile(t, filepath.Join(bare, "hooks", name), hook)
+		os.Chmod(filepath.Join(bare, "hooks", name), 0o755)
+	}
+	evil := t.TempDir()
+	for _, d := range []string{"template/hooks", "hooks"} {
+		writeFile(t, filepath.Join(evil, d, "post-checkout"), hook)
+		os.Chmod(filepath.Join(evil, d, "post-checkout"), 0o755)
+	}
+	writeFile(t, filepath.Join(evil, "gitconfig"), []byte("[init]\n\ttemplateDir = "+filepath.Join(evil, "template")+"\n[core]\n\thooksPath = "+filepath.Join(evil, "hooks")+"\n"))
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(evil, "gitconfig"))
+	t.Setenv("GIT_TEMPLATE_DIR", filepath.Join(evil, "template"))
+	home := t.TempDir()
+	for _, source := range []string{bare, "file://" + bare} {
+		out, errOut, code := cli(t, "install", source, "--home", home)
+		if code != 0 || !strings.Contains(out, "Install puppet 1.0.0") || !strings.Contains(out, "Installed.") {
+			t.Fatalf("install %s: exit %d\n%s\n%s", source, code, out, errOut)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a hook ran during install")
+	}
+	list, _, _ := cli(t, "list", "--home", home, "--json")
+	if !strings.Contains(list, filepath.Join(home, "git")) || !strings.Contains(list, `"source": "file://`+bare) {
+		t.Errorf("list does not show the checkout and its source:\n%s", list)
+	}
+}
+
+// What git must never be given is refused before git runs, with the rule:
+// ext:: (a command), a local address, a repository that is no plugin.
+func TestInstallRefusesHostileGitSources(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "ext-ran")
+	noPlugin := t.TempDir()
+	writeFile(t, filepath.Join(noPlugin, "README.md"), []byte("not a plugin"))
+	cases := map[string]string{
+		"ext::sh -c touch% " + marker:    "is never used",
+		"http://127.0.0.1/plugin.git":    "127.0.0.1 is an address of this machine or of the local network",
+		"https://127.0.0.1/plugin.git":   "127.0.0.1 is an address of this machine or of the local network",
+		"file://" + publish(t, noPlugin): "escouade-plugin.json",
+	}
+	home := t.TempDir()
+	for source, want := range cases {
+		_, errOut, code := cli(t, "install", source, "--home", home)
+		if code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("install %s: exit %d, stderr %q; want 1 and %q", source, code, errOut, want)
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("ext:: ran its command")
+	}
+	if entries, _ := os.ReadDir(filepath.Join(home, "git")); len(entries) != 0 {
+		t.Errorf("a refused clone left %v", entries)
+	}
+}
