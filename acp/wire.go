@@ -6,20 +6,20 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 const jsonrpcVersion = "2.0"
 
 // JSON-RPC and ACP error codes the client meets or sends. JSON-RPC's own
-// are the plugin protocol's too, and come from its schema (kit/proto);
+// are the plugin protocol's too, and come from its schema (vocab);
 // ACP's are ACP's alone.
 const (
-	CodeParseError       = proto.CodeParseError
-	CodeInvalidRequest   = proto.CodeInvalidRequest
-	CodeMethodNotFound   = proto.CodeMethodNotFound
-	CodeInvalidParams    = proto.CodeInvalidParams
-	CodeInternalError    = proto.CodeInternalError
+	CodeParseError       = vocab.CodeParseError
+	CodeInvalidRequest   = vocab.CodeInvalidRequest
+	CodeMethodNotFound   = vocab.CodeMethodNotFound
+	CodeInvalidParams    = vocab.CodeInvalidParams
+	CodeInternalError    = vocab.CodeInternalError
 	CodeAuthRequired     = -32000
 	CodeResourceNotFound = -32002 // a file that does not exist
 	CodeRequestCancelled = -32800

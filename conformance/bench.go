@@ -2,15 +2,12 @@ package conformance
 
 import (
 	"context"
-	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
-	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // step is one check of a running program. A failed ground step leaves
@@ -103,7 +100,7 @@ func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Opt
 	stderr := &stderrLines{keep: opts.StderrKeep}
 	spec := transport.LaunchSpec{Manifest: m, Stderr: stderr.add}
 	if m.Run.Kind() == manifest.RunProcess {
-		spec.Env = pluginEnv(m.ID, opts)
+		spec.Env = host.PluginEnv(opts.Env, m.ID, opts.AppVersion, opts.Lang)
 	}
 	prog, err := t.Launch(ctx, spec)
 	if err != nil {
@@ -113,14 +110,14 @@ func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Opt
 	}
 	s := &session{opts: opts, m: m, bench: bench, prog: prog, stderr: stderr}
 	s.desk = newHostDesk(m, s.deskData())
-	s.modules, s.desk.modules = newModuleServices(ctx, m, opts, stderr.add)
+	// The services are made on the wire before it reads, as the host makes
+	// them on the program's connection.
+	s.wire = newWire(prog.Stdin(), s.desk.serve)
+	s.modules, s.desk.modules = newModuleServices(ctx, m, opts, stderr.add, s.wire)
 	if fetch, ok := s.desk.modules[methodFetch]; ok && bench != nil && len(bench.Fetch) > 0 {
 		s.desk.modules[methodFetch] = benchFetch(m, bench.Fetch, fetch)
 	}
-	s.wire = newWire(prog.Stdin(), prog.Stdout(), s.desk.serve)
-	if s.modules != nil {
-		s.modules.peer.w.Store(s.wire)
-	}
+	s.wire.start(prog.Stdout())
 	return s, o.pass(runText(m))
 }
 
@@ -233,28 +230,6 @@ func (r *Report) skipAll(why string) {
 			r.add(about(c.Name).skip(why))
 		}
 	}
-}
-
-// pluginEnv is the program's environment: the bench's, with the variables
-// the host sets (docs/protocol.md#2-starting-the-program) in place of any of the same name.
-func pluginEnv(id string, opts Options) []string {
-	own := map[string]string{
-		"ESCOUADE_PLUGIN_ID":  id,
-		"ESCOUADE_PLUGIN_API": fmt.Sprint(protocol.Version),
-		"ESCOUADE_VERSION":    opts.AppVersion,
-		"ESCOUADE_LANG":       opts.Lang,
-	}
-	env := make([]string, 0, len(opts.Env)+len(own))
-	for _, kv := range opts.Env {
-		name, _, _ := strings.Cut(kv, "=")
-		if _, mine := own[name]; !mine {
-			env = append(env, kv)
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(own)) {
-		env = append(env, name+"="+own[name])
-	}
-	return env
 }
 
 // runText names what runs: the command of a process, the module or bundle

@@ -8,14 +8,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/netguard"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // methodFetch is the request the bench can answer from escouade-bench.json.
-const methodFetch = "net/fetch"
+const methodFetch = vocab.MethodNetFetch
 
 // benchFetch answers net/fetch for the URLs escouade-bench.json gives,
 // after the same URL policy as the host's egress guard (the hosts of
@@ -38,7 +39,7 @@ func benchFetch(m *manifest.Manifest, answers map[string]FetchAnswer, next servi
 			refusal = judgeName(ctx, target.Host)
 		}
 		if refusal != nil {
-			return nil, &services.Error{Code: services.CodeForbidden, Message: "The plugin may not reach this address.", Reason: refusal.Reason}
+			return nil, &services.Error{Code: services.CodeForbidden, Message: vocab.MessageForbiddenAddress, Reason: refusal.Reason}
 		}
 		return fetchResult(answer), nil
 	}

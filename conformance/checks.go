@@ -1,11 +1,14 @@
 package conformance
 
-// Names of the checks, as reports and --json show them.
+import "github.com/escouade-dev/escouade-plugin/vocab"
+
+// Names of the checks, as reports and --json show them. The checks of the
+// handshake and of the stop are named after the method they send.
 const (
 	CheckManifest          = "manifest"
 	CheckActivation        = "activation"
 	CheckStart             = "start"
-	CheckInitialize        = "initialize"
+	CheckInitialize        = vocab.MethodInitialize
 	CheckDelay             = "delay"
 	CheckIDs               = "ids"
 	CheckBatch             = "batch"
@@ -15,7 +18,7 @@ const (
 	CheckScenarios         = "scenarios"
 	CheckHostRequests      = "host-requests"
 	CheckMemory            = "memory"
-	CheckShutdown          = "shutdown"
+	CheckShutdown          = vocab.MethodShutdown
 	CheckChildren          = "children"
 	CheckStdout            = "stdout"
 )

@@ -3,8 +3,6 @@ package conformance
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"sync/atomic"
 
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -19,24 +17,23 @@ import (
 type moduleServices struct {
 	cancel context.CancelFunc
 	owned  []services.Service
-	peer   *wirePeer
 }
 
 // newModuleServices makes the services for the program of m, or returns
 // nil for a process (which is served none of them). A maker that fails is
 // a refusal in the host's journal; on the bench, a note on stderr's rows.
-func newModuleServices(ctx context.Context, m *manifest.Manifest, opts Options, note func(string)) (*moduleServices, map[string]services.Handler) {
+func newModuleServices(ctx context.Context, m *manifest.Manifest, opts Options, note func(string), peer services.Peer) (*moduleServices, map[string]services.Handler) {
 	kind := m.Run.Kind()
 	if (kind != manifest.RunWASM && kind != manifest.RunJS) || len(opts.ModuleServices) == 0 {
 		return nil, nil
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	ms := &moduleServices{cancel: cancel, peer: &wirePeer{}}
+	ms := &moduleServices{cancel: cancel}
 	env := host.ServiceEnv{
 		Manifest: m,
 		Granted:  m.Permissions,
 		Journal:  func(tag, text string) {},
-		Peer:     ms.peer,
+		Peer:     peer,
 		Attached: func(string) (json.RawMessage, bool) { return nil, false },
 		Home:     opts.Home,
 	}
@@ -64,19 +61,4 @@ func (ms *moduleServices) close() {
 	for _, svc := range ms.owned {
 		_ = svc.Close()
 	}
-}
-
-// wirePeer is the services' end of the bench's wire: timer/fired,
-// net/chunk and ws/message go to the program's stdin like the host's.
-type wirePeer struct{ w atomic.Pointer[wire] }
-
-// errNoWire refuses a notification sent before the wire opened.
-var errNoWire = errors.New("the program's stdin is not open yet")
-
-func (p *wirePeer) Notify(method string, params any) error {
-	w := p.w.Load()
-	if w == nil {
-		return errNoWire
-	}
-	return w.writeJSON(notification(method, params))
 }

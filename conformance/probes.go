@@ -5,15 +5,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/protocol"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // What the probes call. Methods under escouade-bench/ are served by no
 // plugin: any answer, error included, tells the bench what it wants to know.
 const (
-	methodInitialize = "initialize"
-	methodShutdown   = "shutdown"
+	methodInitialize = vocab.MethodInitialize
+	methodShutdown   = vocab.MethodShutdown
 	methodIDs        = "escouade-bench/ids"
 	methodBatch      = "escouade-bench/batch"
 	methodConcurrent = "escouade-bench/concurrent"
@@ -35,16 +37,9 @@ const (
 // emptyParams is sent where a method takes no params.
 var emptyParams = struct{}{}
 
-func (s *session) initializeParams() map[string]any {
-	return map[string]any{
-		"protocolVersion": protocol.Version,
-		"escouade":        map[string]any{"version": s.opts.AppVersion},
-		"plugin":          map[string]any{"id": s.m.ID, "version": s.m.Version},
-		"lang":            s.opts.Lang,
-		"capabilities": map[string]bool{
-			"batch": true, "secrets": true, "settings": true, "log": true, "attach": true,
-		},
-	}
+// initializeParams is what the host itself sends first (host.InitializeParams).
+func (s *session) initializeParams() any {
+	return host.InitializeParams(s.m, s.opts.AppVersion, s.opts.Lang)
 }
 
 func (s *session) checkInitialize() []Result {

@@ -44,13 +44,24 @@ type wire struct {
 	seen         int // lines read, blank ones aside
 }
 
-func newWire(stdin io.Writer, stdout io.Reader, serve requestServer) *wire {
+// newWire opens the wire on the program's stdin; start reads its stdout,
+// once what serves its requests is bound to the wire.
+func newWire(stdin io.Writer, serve requestServer) *wire {
 	ctx, cancel := context.WithCancel(context.Background())
-	w := &wire{stdin: stdin, serve: serve, inbox: newMailbox(), ctx: ctx, cancel: cancel,
+	return &wire{stdin: stdin, serve: serve, inbox: newMailbox(), ctx: ctx, cancel: cancel,
 		sent: map[string]bool{}, done: make(chan struct{})}
+}
+
+// start reads the program's stdout.
+func (w *wire) start(stdout io.Reader) {
 	w.wg.Add(1)
 	go w.read(stdout)
-	return w
+}
+
+// Notify sends a notification to the program: the services' peer
+// (timer/fired, net/chunk, ws/message), as the host's connection is.
+func (w *wire) Notify(method string, params any) error {
+	return w.writeJSON(notification(method, params))
 }
 
 // close stops serving requests and waits for the reader, which ends when

@@ -6,8 +6,8 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // halt takes ev, a halt (disable, restart, change, close), and shuts the
@@ -54,12 +54,12 @@ func (i *instance) shutdown(ctx, stop context.Context) {
 // stopped reading its stdin blocks the write, and the stop that follows
 // must not wait for it (closing stdin ends that write).
 func (i *instance) askShutdown(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, i.p.h.delay(proto.MethodShutdown))
+	ctx, cancel := context.WithTimeout(ctx, i.p.h.delay(vocab.MethodShutdown))
 	defer cancel()
 	answered := make(chan struct{})
 	go func() {
 		defer close(answered)
-		i.conn.Call(ctx, proto.MethodShutdown, nil)
+		i.conn.Call(ctx, vocab.MethodShutdown, nil)
 	}()
 	select {
 	case <-answered:

@@ -6,9 +6,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // Capabilities are what this host serves, as initialize tells the plugin.
@@ -33,10 +34,10 @@ func InitializeParams(m *manifest.Manifest, appVersion, lang string) proto.Initi
 // (docs/protocol.md#2-starting-the-program), in name order after the app's.
 func PluginEnv(base []string, id, appVersion, lang string) []string {
 	own := map[string]string{
-		proto.EnvPluginID:  id,
-		proto.EnvPluginAPI: strconv.Itoa(protocol.Version),
-		proto.EnvVersion:   appVersion,
-		proto.EnvLang:      lang,
+		vocab.EnvPluginID:  id,
+		vocab.EnvPluginAPI: strconv.Itoa(protocol.Version),
+		vocab.EnvVersion:   appVersion,
+		vocab.EnvLang:      lang,
 	}
 	env := make([]string, 0, len(base)+len(own))
 	for _, kv := range base {

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/journal"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // Host holds every plugin of the app.

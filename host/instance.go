@@ -13,9 +13,9 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // instance is one life of a plugin's program, from launch to exit. Its
@@ -57,7 +57,7 @@ func (i *instance) holdsDecision() bool { return i.decisions.Load() > 0 }
 // when it is one (permissions/…), until its answer is taken or its delay d
 // has run, whichever comes first; the returned func releases it early.
 func (i *instance) holdDecision(method string, d time.Duration) (release func()) {
-	if !strings.HasPrefix(method, proto.MethodPrefixPermissions) {
+	if !strings.HasPrefix(method, vocab.MethodPrefixPermissions) {
 		return func() {}
 	}
 	i.decisions.Add(1)
@@ -100,16 +100,19 @@ func (i *instance) launch(spec transport.LaunchSpec) bool {
 	if err != nil {
 		return i.launchFailed("could not start: " + err.Error())
 	}
+	// The services are made on the connection (Bind) before it reads, and
+	// outside the plugin's lock: a maker is the app's code.
 	i.svc = p.servicesFor(i, spec)
-	p.mu.Lock()
-	i.prog = prog
-	i.conn = jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
+	conn := jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
 		Handle:       i.svc.handle,
 		Bind:         i.svc.bind,
 		OnEvent:      p.onWireEvent,
 		WriteTimeout: p.h.opts.WriteTimeout,
 		Context:      i.ctx,
 	})
+	p.mu.Lock()
+	i.prog = prog
+	i.conn = conn
 	p.decide(i, event{kind: evLaunched})
 	p.mu.Unlock()
 	if tell := p.h.opts.Decisions; tell != nil {
@@ -175,7 +178,7 @@ func (i *instance) waitEnd() {
 // attaches and the queue.
 func (i *instance) handshake() {
 	p := i.p
-	method := proto.MethodInitialize
+	method := vocab.MethodInitialize
 	d := p.h.delay(method)
 	ctx, cancel := context.WithTimeout(i.ctx, d)
 	defer cancel()
@@ -236,7 +239,7 @@ func (i *instance) replayAttaches() {
 	waiting := p.queue.takeAttaches(agents)
 	p.mu.Unlock()
 	for _, a := range attaches {
-		r := newRequest(kindCall, proto.MethodAgentAttach, a.params)
+		r := newRequest(kindCall, vocab.MethodAgentAttach, a.params)
 		i.send(r)
 		answer := sync.OnceValue(r.wait)
 		for _, q := range waiting[a.agent] {
@@ -291,7 +294,7 @@ func (i *instance) send(r *request) {
 
 // write is send with i.writing held.
 func (i *instance) write(r *request) {
-	if r.method == proto.MethodAgentAttach && i.noAttach.Load() {
+	if r.method == vocab.MethodAgentAttach && i.noAttach.Load() {
 		r.finish(defaultOutcome(Declined, noAttachReason))
 		return
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // Plugin supervises one plugin: it starts its program on activation, holds
@@ -144,7 +144,7 @@ func (p *Plugin) Fact(name string, params any) bool {
 	listens := p.m.Activates(name)
 	p.mu.Unlock()
 	if listens {
-		p.submit(newRequest(kindNotify, proto.MethodPrefixEvent+name, params))
+		p.submit(newRequest(kindNotify, vocab.MethodPrefixEvent+name, params))
 	}
 	return listens
 }
@@ -168,7 +168,7 @@ func (p *Plugin) GoAttach(agent string, params json.RawMessage) (*Pending, error
 	if err != nil {
 		return nil, err
 	}
-	r := newRequest(kindCall, proto.MethodAgentAttach, full)
+	r := newRequest(kindCall, vocab.MethodAgentAttach, full)
 	r.agent = agent
 	p.mu.Lock()
 	p.remember(agent, full)

@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // requestKind tells what the app sends: a call, a notification or a batch.
@@ -125,7 +125,7 @@ func (q *queue) takeAttaches(agents map[string]bool) map[string][]*request {
 	taken := map[string][]*request{}
 	kept := q.items[:0]
 	for _, r := range q.items {
-		if r.kind == kindCall && r.method == proto.MethodAgentAttach && agents[r.agent] {
+		if r.kind == kindCall && r.method == vocab.MethodAgentAttach && agents[r.agent] {
 			taken[r.agent] = append(taken[r.agent], r)
 			continue
 		}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
-	"sync/atomic"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
@@ -18,12 +17,18 @@ import (
 )
 
 // ServiceEnv is what a per-instance service is bound to: the plugin as it
-// was started, what the user granted then, its journal and its connection.
+// was started, what the user granted and chose then, its journal and its
+// connection.
 type ServiceEnv struct {
 	Manifest *manifest.Manifest
 	Granted  manifest.Permissions
+	// Settings are the values the user chose in the app.
+	Settings map[string]json.RawMessage
 	Journal  func(tag, text string)
-	// Peer sends notifications to this instance of the program.
+	// Mask masks a secret value handed out in every later journal line.
+	Mask func(secret string)
+	// Peer is this instance's connection, open before the program's first
+	// line is read: a service may notify the program from the start.
 	Peer services.Peer
 	// Attached gives the latest agent/attach params of an agent, by id.
 	Attached func(agent string) (json.RawMessage, bool)
@@ -35,47 +40,64 @@ type ServiceEnv struct {
 // with the instance.
 type ServiceMaker func(ctx context.Context, env ServiceEnv) (services.Service, error)
 
-// serviceSet is what one instance may ask of the host: the methods of its
-// services, registered by the kind of its program, with the params check
-// and the refusal journal applied once around them. It closes the services
-// when the instance ends.
-type serviceSet struct {
-	p       *Plugin
-	methods map[string]services.Handler
-	owned   []services.Service
-	peer    *connPeer
+// offer is one service the host makes for every instance of the kinds
+// it is offered to: the built-in one to all, the module services to
+// modules only (a process has its own network, clock and disk, and gets
+// -32601 for their methods).
+type offer struct {
+	modulesOnly bool
+	make        ServiceMaker
 }
 
-// servicesFor binds the services of a new instance: those every plugin
-// gets, and for a module (run.wasm, run.js) the module-only ones.
+// offers lists, in order, every service an instance may be given: one
+// registration path for the host's own and the app's.
+func (h *Host) offers() []offer {
+	all := []offer{{make: h.builtinServer}}
+	for _, make := range h.opts.ModuleServices {
+		all = append(all, offer{modulesOnly: true, make: make})
+	}
+	return all
+}
+
+// builtinServer is the service every plugin gets: secrets/get,
+// settings/get, log and files/read.
+func (h *Host) builtinServer(_ context.Context, env ServiceEnv) (services.Service, error) {
+	return &services.Server{
+		PluginID: env.Manifest.ID,
+		Dir:      env.Manifest.Dir,
+		Keychain: h.opts.Keychain,
+		Granted:  env.Granted,
+		Declared: env.Manifest.Contributes.Settings,
+		User:     env.Settings,
+		Project:  h.opts.Projects,
+		Journal:  env.Journal,
+		Mask:     env.Mask,
+	}, nil
+}
+
+// serviceSet is what one instance may ask of the host: the methods of its
+// services, registered by the kind of its program, with the params check
+// and the refusal journal applied once around them. Its services are made
+// when the instance's connection opens (bind), before anything is read,
+// and closed when the instance ends.
+type serviceSet struct {
+	p       *Plugin
+	ctx     context.Context
+	env     ServiceEnv
+	module  bool
+	conn    *jsonrpc.Conn
+	methods map[string]services.Handler
+	owned   []services.Service
+}
+
+// servicesFor prepares the services of a new instance; bind makes them.
 func (p *Plugin) servicesFor(i *instance, spec transport.LaunchSpec) *serviceSet {
 	p.mu.Lock()
 	granted, settings := p.granted, p.settings
 	p.mu.Unlock()
-	set := &serviceSet{p: p, methods: map[string]services.Handler{}, peer: newConnPeer()}
-	set.add(&services.Server{
-		PluginID: spec.Manifest.ID,
-		Dir:      spec.Manifest.Dir,
-		Keychain: p.h.opts.Keychain,
-		Granted:  granted,
-		Declared: spec.Manifest.Contributes.Settings,
-		User:     settings,
-		Project:  p.h.opts.Projects,
-		Journal:  p.journal.Write,
-		Mask:     p.journal.Mask,
-	})
-	if isModule(spec.Manifest.Run.Kind()) {
-		env := ServiceEnv{Manifest: spec.Manifest, Granted: granted, Journal: p.journal.Write, Peer: set.peer, Attached: p.attached, Home: p.h.opts.Home}
-		for _, make := range p.h.opts.ModuleServices {
-			svc, err := make(i.ctx, env)
-			if err != nil {
-				p.journal.Write(journal.TagRefused, "a service could not start: "+err.Error())
-				continue
-			}
-			set.add(svc)
-		}
-	}
-	return set
+	env := ServiceEnv{Manifest: spec.Manifest, Granted: granted, Settings: settings, Journal: p.journal.Write,
+		Mask: p.journal.Mask, Attached: p.attached, Home: p.h.opts.Home}
+	return &serviceSet{p: p, ctx: i.ctx, env: env, module: isModule(spec.Manifest.Run.Kind()), methods: map[string]services.Handler{}}
 }
 
 // isModule reports whether programs of kind run inside the host.
@@ -83,15 +105,27 @@ func isModule(kind manifest.RunKind) bool {
 	return kind == manifest.RunWASM || kind == manifest.RunJS
 }
 
-func (s *serviceSet) add(svc services.Service) {
-	s.owned = append(s.owned, svc)
-	for name, h := range svc.Methods() {
-		s.methods[name] = h
+// bind makes the instance's services on its connection, which calls it
+// before reading the program's first line (jsonrpc.Options.Bind): each is
+// bound to the connection it serves and answers through it, now or later.
+func (s *serviceSet) bind(conn *jsonrpc.Conn) {
+	s.conn = conn
+	s.env.Peer = conn
+	for _, o := range s.p.h.offers() {
+		if o.modulesOnly && !s.module {
+			continue
+		}
+		svc, err := o.make(s.ctx, s.env)
+		if err != nil {
+			s.p.journal.Write(journal.TagRefused, "a service could not start: "+err.Error())
+			continue
+		}
+		s.owned = append(s.owned, svc)
+		for name, h := range svc.Methods() {
+			s.methods[name] = h
+		}
 	}
 }
-
-// bind gives the services their connection.
-func (s *serviceSet) bind(conn *jsonrpc.Conn) { s.peer.bind(conn) }
 
 // close releases what the services hold for the instance.
 func (s *serviceSet) close() {
@@ -102,8 +136,11 @@ func (s *serviceSet) close() {
 	}
 }
 
-// handle serves one request or notification of the program. A handler that
-// panics answers -32603 and is journaled: it never takes the host down.
+// handle serves one request or notification of the program. A handler
+// that answers later (services.Later) frees the connection at once: the
+// answer goes through Respond when it comes, journaled the same way. A
+// handler that panics answers -32603 and is journaled: it never takes the
+// host down.
 func (s *serviceSet) handle(ctx context.Context, m *jsonrpc.Message) (result any, err error) {
 	handler, ok := s.methods[m.Method]
 	if !ok {
@@ -117,11 +154,24 @@ func (s *serviceSet) handle(ctx context.Context, m *jsonrpc.Message) (result any
 			result, err = nil, jsonrpc.ErrInternal
 		}
 	}()
-	result, err = handler(ctx, m.Params)
-	if err != nil {
-		s.p.journal.Write(journal.TagRefused, services.RefusalLine(m.Method, err))
+	method, id := m.Method, m.ID
+	result, err, now := services.Serve(ctx, handler, m.Params, func(result any, err error) {
+		_ = s.conn.Respond(id, result, s.refused(method, err)) // ErrClosed: the instance ended first
+	})
+	if !now {
+		return nil, jsonrpc.ErrAsyncResponse
 	}
-	return result, wireError(err)
+	return result, s.refused(method, err)
+}
+
+// refused journals a refusal and turns it into the wire error; nil stays
+// nil.
+func (s *serviceSet) refused(method string, err error) error {
+	if err == nil {
+		return nil
+	}
+	s.p.journal.Write(journal.TagRefused, services.RefusalLine(method, err))
+	return wireError(err)
 }
 
 // firstFrame is the first line of a stack that is not the runtime's or
@@ -164,28 +214,6 @@ func wireError(err error) error {
 		e = e.WithReason(se.Reason)
 	}
 	return e
-}
-
-// connPeer is the services' end of an instance's connection. The
-// connection binds it before it reads anything (jsonrpc.Options.Bind), so a
-// handler always finds it set; only a service that notified while it was
-// being made would not.
-type connPeer struct{ conn atomic.Pointer[jsonrpc.Conn] }
-
-func newConnPeer() *connPeer { return &connPeer{} }
-
-func (c *connPeer) bind(conn *jsonrpc.Conn) { c.conn.Store(conn) }
-
-// errNotConnected refuses a notification sent before the connection opened.
-var errNotConnected = errors.New("the program's connection is not open yet")
-
-// Notify sends a notification to the program.
-func (c *connPeer) Notify(method string, params any) error {
-	conn := c.conn.Load()
-	if conn == nil {
-		return errNotConnected
-	}
-	return conn.Notify(method, params)
 }
 
 // onWireEvent journals what the connection noticed.

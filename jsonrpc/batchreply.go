@@ -11,8 +11,9 @@ import (
 // notifications to their server.
 //
 // Each request takes one of the Options.MaxRequests slots before it is
-// served, the reader waiting for one when none is free, so a batch of
-// thousands is served a bounded number at a time. A batch whose answer
+// served, or waits for one in the queue (its bytes counted), so a batch of
+// thousands is served a bounded number at a time while the reader reads
+// on. A batch whose answer
 // could not fit in one line even if every request were answered with the
 // shortest error is refused whole, before anything is served.
 func (c *Conn) serveBatch(items []Item, lineBytes int) {
@@ -54,14 +55,18 @@ func (c *Conn) serveBatch(items []Item, lineBytes int) {
 	for k, m := range requests {
 		o := &oweds[k]
 		*o = owed{id: m.ID, method: m.Method, reply: reply, index: first + k}
-		if !c.waitForSlot(o) {
-			return // stopped: nothing will be written
-		}
-		c.serving.Go(func() {
-			if answer, async := c.answer(m); !async {
-				c.finish(o, answer)
+		var now, stopped bool
+		c.state.update(func(s *connState) {
+			if stopped = s.end.stopped; !stopped {
+				now = s.slotOrQueue(o, m, c.limits.requests)
 			}
 		})
+		if stopped {
+			return // nothing will be written
+		}
+		if now {
+			c.serving.Go(func() { c.serveOwed(o, m) })
+		}
 	}
 	reply.done()
 }
@@ -109,13 +114,16 @@ func (b *batchReply) record(o *owed, answer Message) {
 	if !fits {
 		size = kept
 	}
-	var fresh bool
+	var fresh, ok bool
+	var next queuedRequest
 	c.state.update(func(s *connState) {
 		if fresh = s.settleOwed(o); fresh {
-			s.serving--
+			s.release(o)
 			s.held += size
+			next, ok = s.nextQueued(c.limits.requests)
 		}
 	})
+	c.serveQueued(next, ok)
 	if !fresh {
 		if fits {
 			b.used.Add(kept - size) // give the room back

@@ -77,7 +77,7 @@ func TestRespondWithError(t *testing.T) {
 	if err := p.conn.Respond(<-later, nil, ErrForbidden); err != nil {
 		t.Fatal(err)
 	}
-	want := `{"jsonrpc":"2.0","id":4,"error":{"code":-32003,"message":"The plugin may not reach it"}}`
+	want := `{"jsonrpc":"2.0","id":4,"error":{"code":-32003,"message":"The plugin may not reach it."}}`
 	if got := p.next(); got != want {
 		t.Errorf("answer %s, want %s", got, want)
 	}

@@ -19,17 +19,28 @@ const (
 	// DefaultMaxNotifications is how many of the peer's notifications wait
 	// for their server when Options.MaxNotifications is zero.
 	DefaultMaxNotifications = 1024
+	// DefaultMaxLater is how many of the peer's requests may wait for an
+	// answer given later (their handler returned ErrAsyncResponse) when
+	// Options.MaxLater is zero. They hold no goroutine and no request
+	// slot, only their place among those owed an answer.
+	DefaultMaxLater = 1024
 )
 
 // noteOverhead is what a queued notification is counted for beyond its
 // method and params: its Message and its place in the queue.
 const noteOverhead = 96
 
+// queuedOverhead is what a request waiting for a slot is counted for in
+// the held bytes beyond its line: its Message, its owed entry and its
+// place in the queue.
+const queuedOverhead = 256
+
 // The bounds, in the order they are checked.
 const (
 	boundRequests = iota
 	boundHeld
 	boundNotes
+	boundLater
 	boundCount
 )
 
@@ -38,9 +49,9 @@ type biteCounts [boundCount]int
 
 // limits are a connection's bounds with the defaults applied.
 type limits struct {
-	requests, notes int
-	held            int64
-	writeLine       int
+	requests, notes, later int
+	held                   int64
+	writeLine              int
 	// tooLong is the answer to a request whose answer would pass
 	// writeLine, and tooLongBase its size without the id.
 	tooLong     *Error
@@ -48,9 +59,12 @@ type limits struct {
 }
 
 func newLimits(o Options) limits {
-	l := limits{requests: o.MaxRequests, notes: o.MaxNotifications, held: int64(o.MaxHeld), writeLine: o.MaxWriteLine}
+	l := limits{requests: o.MaxRequests, notes: o.MaxNotifications, later: o.MaxLater, held: int64(o.MaxHeld), writeLine: o.MaxWriteLine}
 	if l.requests <= 0 {
 		l.requests = DefaultMaxRequests
+	}
+	if l.later <= 0 {
+		l.later = DefaultMaxLater
 	}
 	if l.notes <= 0 {
 		l.notes = DefaultMaxNotifications
@@ -69,12 +83,17 @@ func newLimits(o Options) limits {
 // biting returns the first bound the state is over, or -1; s.mu is held.
 func (l limits) biting(s *connState) int {
 	switch {
-	case s.serving >= l.requests:
+	case s.serving >= l.requests && len(s.pending) == 0:
+		// With calls of ours waiting, reading goes on: their answers may
+		// be behind the peer's next requests, which wait for a slot
+		// (queued), bounded by the held bytes.
 		return boundRequests
 	case s.held >= l.held:
 		return boundHeld
 	case len(s.notes) >= l.notes:
 		return boundNotes
+	case s.later >= l.later:
+		return boundLater
 	}
 	return -1
 }
@@ -88,8 +107,10 @@ func (l limits) biteText(bound, n int) string {
 		text = fmt.Sprintf("reading paused: %d requests served at once, the limit", l.requests)
 	case boundHeld:
 		text = fmt.Sprintf("reading paused: %s held for requests, answers and notifications, the limit", formatSize(int(l.held)))
-	default:
+	case boundNotes:
 		text = fmt.Sprintf("reading paused: %d notifications queued, the limit", l.notes)
+	default:
+		text = fmt.Sprintf("reading paused: %d requests waiting for an answer given later, the limit", l.later)
 	}
 	if n > 1 {
 		text += fmt.Sprintf(" (%d times so far)", n)
@@ -147,31 +168,45 @@ func (c *Conn) waitForRoom(quit func() bool) bool {
 	return false
 }
 
-// waitForSlot blocks the reader until one more request can be served,
-// for the members of a batch, then records o as owed an answer; it
-// returns false once the connection is stopped.
-func (c *Conn) waitForSlot(o *owed) bool {
-	s := &c.state
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	reported := false
-	for !s.end.stopped {
-		if s.serving < c.limits.requests {
-			s.serving++
-			s.owe(o)
-			return true
-		}
-		if !reported {
-			reported = true
-			s.bites[boundRequests]++
-			if n := s.bites[boundRequests]; worthReporting(n) {
-				s.mu.Unlock()
-				c.event(Event{Kind: EventBound, Text: c.limits.biteText(boundRequests, n)})
-				s.mu.Lock()
-				continue
-			}
-		}
-		s.room.Wait()
+// queuedRequest is a request read while every slot was taken.
+type queuedRequest struct {
+	o *owed
+	m *Message
+}
+
+// slotOrQueue records o as owed an answer and takes a slot for it, or
+// queues it until one is free; it reports whether it may be served now;
+// s.mu is held.
+func (s *connState) slotOrQueue(o *owed, m *Message, limit int) bool {
+	s.owe(o)
+	if s.serving < limit {
+		s.serving++
+		return true
 	}
+	s.held += queuedOverhead
+	s.queued = append(s.queued, queuedRequest{o, m})
 	return false
+}
+
+// nextQueued takes the first queued request when a slot is free, its slot
+// taken; s.mu is held.
+func (s *connState) nextQueued(limit int) (queuedRequest, bool) {
+	if len(s.queued) == 0 || s.serving >= limit || s.end.stopped {
+		return queuedRequest{}, false
+	}
+	q := s.queued[0]
+	s.queued[0] = queuedRequest{}
+	s.queued = s.queued[1:]
+	s.held -= queuedOverhead
+	s.serving++
+	return q, true
+}
+
+// serveQueued serves a request that waited for a slot, on a goroutine of
+// its own.
+func (c *Conn) serveQueued(q queuedRequest, ok bool) {
+	if !ok {
+		return
+	}
+	c.serving.Go(func() { c.serveOwed(q.o, q.m) })
 }

@@ -407,9 +407,8 @@ func TestBoundCountsPausesNotWakeUps(t *testing.T) {
 		<-started
 		go p.send(`{"jsonrpc":"2.0","method":"note"}`)
 		text := (<-bites).Text
-		for range 20 { // each call changes the state and wakes the reader
-			p.conn.Go(context.Background(), "wake", nil)
-			p.next()
+		for range 20 { // each change of the state wakes the reader
+			p.conn.state.update(func(*connState) {})
 		}
 		release <- struct{}{}
 		release <- struct{}{}

@@ -52,9 +52,13 @@ type Options struct {
 	// and its call fails with ErrLineTooLong.
 	MaxWriteLine int
 	// MaxRequests is how many of the peer's requests are served at once,
-	// counting those answered asynchronously until Respond; 0 means
-	// DefaultMaxRequests. Past it the Conn stops reading.
+	// their handler running; 0 means DefaultMaxRequests. Past it the Conn
+	// stops reading. A request whose handler returned ErrAsyncResponse
+	// gives its slot back.
 	MaxRequests int
+	// MaxLater is how many of the peer's requests wait for Respond at once;
+	// 0 means DefaultMaxLater. Past it the Conn stops reading.
+	MaxLater int
 	// MaxHeld is how many bytes the Conn holds for the peer: the lines of
 	// the requests it serves, the answers waiting to be written and the
 	// notifications waiting to be served; 0 means DefaultMaxHeld. Past it

@@ -48,7 +48,7 @@ func TestConnAnswersPeerLines(t *testing.T) {
 		{"method not found", `{"jsonrpc":"2.0","id":2,"method":"nope"}`,
 			[]string{`{"jsonrpc":"2.0","id":2,"error":{"code":-32601,"message":"Method not found"}}`}, nil},
 		{"error with reason", `{"jsonrpc":"2.0","id":2,"method":"forbidden"}`,
-			[]string{`{"jsonrpc":"2.0","id":2,"error":{"code":-32003,"message":"The plugin may not reach it","data":{"reason":"example.org is not in permissions.network of dev.escouade.slack"}}}`}, nil},
+			[]string{`{"jsonrpc":"2.0","id":2,"error":{"code":-32003,"message":"The plugin may not reach it.","data":{"reason":"example.org is not in permissions.network of dev.escouade.slack"}}}`}, nil},
 		{"wrapped error", `{"jsonrpc":"2.0","id":2,"method":"wrapped"}`,
 			[]string{`{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Invalid params: key is empty"}}`}, nil},
 		{"plain error", `{"jsonrpc":"2.0","id":2,"method":"boom"}`,

@@ -29,7 +29,9 @@
 //
 // Options.Bind hands the Conn to its owner before the first line is read,
 // so that what serves the peer can notify it from a handler or later. A
-// handler that returns ErrAsyncResponse answers later with Conn.Respond;
+// handler that returns ErrAsyncResponse answers later with Conn.Respond:
+// its goroutine is gone and its request slot given back meanwhile, so a
+// request that waits on something slow (a program, a fetch) holds neither;
 // a batch holding such a request is answered once it is. A handler's
 // panic answers -32603 and is reported as EventHandlerPanic.
 //
@@ -38,8 +40,9 @@
 // Whatever the peer sends, a Conn holds a bounded amount for it
 // (docs/protocol.md#3-messages): at most Options.MaxRequests requests served at once
 // (64), Options.MaxHeld bytes of request lines, answers waiting to be
-// written and notifications waiting to be served (16 MiB), and
-// Options.MaxNotifications notifications queued (1024). While one of them
+// written and notifications waiting to be served (16 MiB),
+// Options.MaxNotifications notifications queued (1024), and
+// Options.MaxLater requests waiting for an answer given later (1024). While one of them
 // bites the Conn reads nothing more, so the pipe pushes back on the peer,
 // and it reports EventBound ("reading paused: 64 requests served at once,
 // the limit"), the first time and then each time the count doubles. No

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // Error is the one error type of the wire: the error member of a response.
@@ -15,30 +17,32 @@ type Error struct {
 	Data    json.RawMessage `json:"data,omitempty"`
 }
 
-// The codes of JSON-RPC 2.0.
+// The codes of JSON-RPC 2.0, with its messages, from the protocol's
+// vocabulary.
 var (
-	ErrParse          = NewError(-32700, "Parse error")
-	ErrInvalidRequest = NewError(-32600, "Invalid Request")
-	ErrMethodNotFound = NewError(-32601, "Method not found")
-	ErrInvalidParams  = NewError(-32602, "Invalid params")
-	ErrInternal       = NewError(-32603, "Internal error")
+	ErrParse          = NewError(vocab.CodeParseError, vocab.MessageParseError)
+	ErrInvalidRequest = NewError(vocab.CodeInvalidRequest, vocab.MessageInvalidRequest)
+	ErrMethodNotFound = NewError(vocab.CodeMethodNotFound, vocab.MessageMethodNotFound)
+	ErrInvalidParams  = NewError(vocab.CodeInvalidParams, vocab.MessageInvalidParams)
+	ErrInternal       = NewError(vocab.CodeInternalError, vocab.MessageInternalError)
 )
 
-// The codes Escouade adds (docs/protocol.md#7-what-the-host-serves-a-process). Their messages are short
-// English sentences; WithReason adds the details.
+// The codes Escouade adds (docs/protocol.md#7-what-the-host-serves-a-process),
+// with the vocabulary's messages, short English sentences; WithReason adds
+// the details.
 var (
 	// ErrNotYours refuses a secret that is not the plugin's.
-	ErrNotYours = NewError(-32001, "The secret is not the plugin's")
+	ErrNotYours = NewError(vocab.CodeNotYours, vocab.MessageNotYours)
 	// ErrKeychain reports a keychain out of reach.
-	ErrKeychain = NewError(-32002, "The keychain is out of reach")
+	ErrKeychain = NewError(vocab.CodeKeychain, vocab.MessageKeychain)
 	// ErrForbidden refuses what the plugin may not reach: a host, a file,
 	// a program.
-	ErrForbidden = NewError(-32003, "The plugin may not reach it")
+	ErrForbidden = NewError(vocab.CodeForbidden, vocab.MessageForbidden)
 	// ErrFailed reports a request that failed on the way: a timeout, an
 	// answer too large, a host out of reach, a file that is not text.
-	ErrFailed = NewError(-32004, "The request failed on the way")
+	ErrFailed = NewError(vocab.CodeFailed, vocab.MessageFailed)
 	// ErrMissing reports a missing file.
-	ErrMissing = NewError(-32005, "The file is missing")
+	ErrMissing = NewError(vocab.CodeMissing, vocab.MessageMissing)
 )
 
 // NewError returns an error with the code and message.

@@ -25,7 +25,7 @@ func TestMessageMarshalJSON(t *testing.T) {
 		{"error to something unreadable", &Message{Error: ErrParse},
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`},
 		{"error with reason", &Message{ID: StringID(`a"b`), Error: ErrForbidden.WithReason("no <b>")},
-			`{"jsonrpc":"2.0","id":"a\"b","error":{"code":-32003,"message":"The plugin may not reach it","data":{"reason":"no \u003cb\u003e"}}}`},
+			`{"jsonrpc":"2.0","id":"a\"b","error":{"code":-32003,"message":"The plugin may not reach it.","data":{"reason":"no \u003cb\u003e"}}}`},
 		{"method escaped", notification("a\"\\\n\x01é\xff<", ""), `{"jsonrpc":"2.0","method":"a\"\\\n\u0001é\ufffd<"}`},
 		{"raw on several lines compacted", notification("a", "{\n \"x\": [1,\r\n 2]\n}"), `{"jsonrpc":"2.0","method":"a","params":{"x":[1,2]}}`},
 	}
@@ -153,6 +153,8 @@ func TestErrorIsMatchesByCode(t *testing.T) {
 	}
 }
 
+// TestErrorCodes holds the sentinels to the vocabulary's codes and
+// messages, the ones services answer with (they had drifted: no period).
 func TestErrorCodes(t *testing.T) {
 	got := map[int64]string{}
 	for _, e := range []*Error{ErrParse, ErrInvalidRequest, ErrMethodNotFound, ErrInvalidParams, ErrInternal,
@@ -162,9 +164,9 @@ func TestErrorCodes(t *testing.T) {
 	want := map[int64]string{
 		-32700: "Parse error", -32600: "Invalid Request", -32601: "Method not found",
 		-32602: "Invalid params", -32603: "Internal error",
-		-32001: "The secret is not the plugin's", -32002: "The keychain is out of reach",
-		-32003: "The plugin may not reach it", -32004: "The request failed on the way",
-		-32005: "The file is missing",
+		-32001: "This secret is not the plugin's.", -32002: "The keychain is out of reach.",
+		-32003: "The plugin may not reach it.", -32004: "The request failed on the way.",
+		-32005: "The file is missing.",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("codes (-want +got):\n%s", diff)

@@ -31,7 +31,7 @@ func (c *Conn) readLoop() {
 		if req != nil {
 			c.serving.Add(1)
 			go c.readLoop()
-			c.serveRequest(o, req)
+			c.serveOwed(o, req)
 			c.serving.Done()
 			return
 		}
@@ -116,20 +116,23 @@ func (c *Conn) dispatch(line []byte) (o *owed, request *Message) {
 	if request == nil {
 		return nil, nil
 	}
-	return c.takeSlot(request, len(line)), request
+	if o, now := c.takeSlot(request, len(line)); now {
+		return o, request
+	}
+	return nil, nil
 }
 
-// takeSlot counts one more request served and its line held, and records
-// it as owed an answer; the reader made room for it before reading.
-func (c *Conn) takeSlot(m *Message, lineBytes int) *owed {
-	o := &owed{id: m.ID, method: m.Method, lineBytes: lineBytes}
+// takeSlot counts its line held and records a request as owed an answer,
+// with a slot to be served now, or queued for the next slot free (read
+// past the bound while our own calls wait for answers).
+func (c *Conn) takeSlot(m *Message, lineBytes int) (o *owed, now bool) {
+	o = &owed{id: m.ID, method: m.Method, lineBytes: lineBytes}
 	c.state.update(func(s *connState) {
-		s.serving++
 		s.held += int64(lineBytes)
-		s.owe(o)
 		s.token.sawRequest = true
+		now = s.slotOrQueue(o, m, c.limits.requests)
 	})
-	return o
+	return o, now
 }
 
 // hasInvalid reports whether any item is an error to answer.

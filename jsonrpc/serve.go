@@ -11,9 +11,11 @@ import (
 func stack() string { return string(debug.Stack()) }
 
 // ErrAsyncResponse, returned by a handler, means the handler answers
-// later through Conn.Respond: nothing is sent now, and the request keeps
-// its place among those served at once (Options.MaxRequests) until then.
-// In a batch, the batch's answer waits for it.
+// later through Conn.Respond: nothing is sent now, and the request gives
+// back its place among those served at once (Options.MaxRequests) and
+// the bytes of its line: while it waits it holds no goroutine of the
+// connection and no slot, and counts only among those answered later
+// (Options.MaxLater). In a batch, the batch's answer waits for it.
 var ErrAsyncResponse = errors.New("jsonrpc: the answer will be sent by Respond")
 
 // ErrNotOwed is returned by Respond for an id that no request waiting for
@@ -33,7 +35,10 @@ type owed struct {
 	// request alone on its line.
 	lineBytes int
 	answered  bool
-	next      *owed // the next request in service under the same id
+	// later is set once its handler returned ErrAsyncResponse and its slot
+	// was given back: it then counts among those answered later.
+	later bool
+	next  *owed // the next request in service under the same id
 }
 
 // owe records a request being served, its slot already counted; s.mu is
@@ -85,15 +90,48 @@ func (s *connState) dropOwed() {
 		}
 	}
 	clear(s.owed)
+	s.queued = nil
 }
 
-// serveRequest serves a request that came alone on its line and writes
-// its answer, unless the handler answers later.
-func (c *Conn) serveRequest(o *owed, m *Message) {
+// serveOwed serves a request, alone on its line or a member of a batch,
+// and writes or records its answer, unless the handler answers later.
+func (c *Conn) serveOwed(o *owed, m *Message) {
 	answer, async := c.answer(m)
-	if !async {
-		c.finish(o, answer)
+	if async {
+		c.handOff(o)
+		return
 	}
+	c.finish(o, answer)
+}
+
+// handOff gives back the slot and the line's bytes of a request whose
+// handler answers later, and counts it among those answered later, unless
+// Respond already answered it.
+func (c *Conn) handOff(o *owed) {
+	var next queuedRequest
+	var ok bool
+	c.state.update(func(s *connState) {
+		if o.answered {
+			return
+		}
+		o.later = true
+		s.serving--
+		s.later++
+		s.held -= int64(o.lineBytes)
+		o.lineBytes = 0
+		next, ok = s.nextQueued(c.limits.requests)
+	})
+	c.serveQueued(next, ok)
+}
+
+// release counts one request owed an answer less, its answer settled:
+// a slot, or one of those answered later; s.mu is held.
+func (s *connState) release(o *owed) {
+	if o.later {
+		s.later--
+		return
+	}
+	s.serving--
 }
 
 // answer runs the handler for a request and builds its response; async
@@ -152,10 +190,14 @@ func (c *Conn) finish(o *owed, answer Message) {
 		return
 	}
 	c.writeAnswer(&answer, o.method)
+	var next queuedRequest
+	var ok bool
 	c.state.update(func(s *connState) {
-		s.serving--
+		s.release(o)
 		s.held -= size + int64(o.lineBytes)
+		next, ok = s.nextQueued(c.limits.requests)
 	})
+	c.serveQueued(next, ok)
 }
 
 // writeAnswer writes one answer on its own line; one that would pass the

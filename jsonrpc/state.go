@@ -25,11 +25,16 @@ type connState struct {
 	late    lateIDs
 	timers  deadlines
 
-	serving int              // requests being served, async ones included
-	owed    map[string]*owed // async requests waiting for Respond, by id text
-	notes   []*Message       // notifications waiting for their server
-	held    int64            // bytes held for the peer, see bounds.go
-	bites   biteCounts
+	serving int // requests whose handler runs
+	later   int // requests whose handler returned ErrAsyncResponse, not yet answered
+	// queued are requests read while every slot was taken, which wait for
+	// one: the reader reads on past the request bound while our own calls
+	// wait for answers, so that a handler waiting on the peer is answered.
+	queued []queuedRequest
+	owed   map[string]*owed // requests owed an answer, by id text
+	notes  []*Message       // notifications waiting for their server
+	held   int64            // bytes held for the peer, see bounds.go
+	bites  biteCounts
 
 	end   ending
 	token readerToken

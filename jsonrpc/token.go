@@ -183,7 +183,7 @@ func (c *Conn) readOwnAnswer(ctx context.Context, call *pendingCall) (out outcom
 			c.deadliner.SetReadDeadline(time.Time{})
 		}
 		if req != nil {
-			c.serving.Go(func() { c.serveRequest(o, req) })
+			c.serving.Go(func() { c.serveOwed(o, req) })
 		}
 	}
 	if stopKick != nil {

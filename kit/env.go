@@ -1,14 +1,14 @@
 package kit
 
-import "github.com/escouade-dev/escouade-plugin/kit/proto"
+import "github.com/escouade-dev/escouade-plugin/vocab"
 
 // The environment variables the host sets for a process (docs/protocol.md#2-starting-the-program).
-// Their names come from the protocol's schema (kit/proto).
+// Their names come from the protocol's schema (vocab).
 const (
-	EnvPluginID   = proto.EnvPluginID
-	EnvPluginAPI  = proto.EnvPluginAPI
-	EnvAppVersion = proto.EnvVersion
-	EnvLang       = proto.EnvLang
+	EnvPluginID   = vocab.EnvPluginID
+	EnvPluginAPI  = vocab.EnvPluginAPI
+	EnvAppVersion = vocab.EnvVersion
+	EnvLang       = vocab.EnvLang
 )
 
 // Env is what the host told the process through its environment. It is

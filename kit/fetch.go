@@ -7,11 +7,12 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // methodNetFetch is the host's net/fetch (docs/protocol.md#netfetch).
-const methodNetFetch = proto.MethodNetFetch
+const methodNetFetch = vocab.MethodNetFetch
 
 // FetchRequest is one HTTP request for Fetch. Method "" is GET; the body is
 // sent as text when it is valid UTF-8, in base64 otherwise.

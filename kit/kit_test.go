@@ -165,7 +165,7 @@ func TestRouting(t *testing.T) {
 		{method: "t/echo", params: `{"a":[1,2,{"b":null}]}`, want: `{"a":[1,2,{"b":null}]}`},
 		{method: "t/echo", params: `[1,"x"]`, want: `[1,"x"]`},
 		{method: "t/nothing", want: `null`},
-		{method: "t/forbidden", wantCode: -32003, wantMessage: "The plugin may not reach it: not that one"},
+		{method: "t/forbidden", wantCode: -32003, wantMessage: "The plugin may not reach it.: not that one"},
 		{method: "t/plain-error", wantCode: -32603, wantMessage: "disk on fire"},
 		{method: "t/panic", wantCode: -32603, wantMessage: "Internal error: t/panic panicked"},
 		{method: "t/decode", params: `{"N":"seven"}`, wantCode: -32602},

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // HandlerFunc serves one method: params are the raw params of the call (nil
@@ -27,10 +27,10 @@ const DefaultStopGrace = time.Second
 
 // The methods the kit serves itself; Handle refuses them.
 const (
-	methodInitialize = proto.MethodInitialize
-	methodShutdown   = proto.MethodShutdown
-	methodAttach     = proto.MethodAgentAttach
-	eventPrefix      = proto.MethodPrefixEvent
+	methodInitialize = vocab.MethodInitialize
+	methodShutdown   = vocab.MethodShutdown
+	methodAttach     = vocab.MethodAgentAttach
+	eventPrefix      = vocab.MethodPrefixEvent
 )
 
 // Options configure a Plugin. The zero value reads no environment, traces

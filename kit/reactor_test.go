@@ -18,9 +18,9 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/internal/reactortest"
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/services"
 	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // The reactor build (reactor_wasip1.go) is tested from the outside: the
@@ -311,11 +311,11 @@ func newTestHost(t *testing.T, wire reactortest.Wire, timers bool) *testHost {
 
 func (h *testHost) serve(method string, params json.RawMessage) (any, error) {
 	switch method {
-	case proto.MethodSecretsGet:
+	case vocab.MethodSecretsGet:
 		return "s3cret", nil
-	case proto.MethodSettingsGet:
+	case vocab.MethodSettingsGet:
 		return map[string]any{"greeting": "Bonjour"}, nil
-	case proto.MethodFilesRead:
+	case vocab.MethodFilesRead:
 		return "alpha\nbeta\n", nil
 	}
 	if h.timers == nil {

@@ -6,17 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // The methods of the host the kit calls (docs/protocol.md#7-what-the-host-serves-a-process), named by the
 // types generated from the protocol schema, so a change of the schema that
 // the kit does not follow fails to compile.
 const (
-	methodSecretsGet  = proto.MethodSecretsGet
-	methodSettingsGet = proto.MethodSettingsGet
-	methodFilesRead   = proto.MethodFilesRead
-	methodLog         = proto.MethodLog
+	methodSecretsGet  = vocab.MethodSecretsGet
+	methodSettingsGet = vocab.MethodSettingsGet
+	methodFilesRead   = vocab.MethodFilesRead
+	methodLog         = vocab.MethodLog
 )
 
 // The levels of Log.

@@ -61,8 +61,8 @@ func TestSecret(t *testing.T) {
 		{"kept", "token", answerRaw(`"s3cret"`), serviceResult{Value: secret{"s3cret", true}}},
 		{"empty string is kept", "token", answerRaw(`""`), serviceResult{Value: secret{"", true}}},
 		{"none kept", "token", answerRaw(`null`), serviceResult{Value: secret{"", false}}},
-		{"not the plugin's", "plugin:dev.other:token", answerError(jsonrpc.ErrNotYours), serviceResult{Code: -32001, Err: "The secret is not the plugin's"}},
-		{"keychain out of reach", "token", answerError(jsonrpc.ErrKeychain), serviceResult{Code: -32002, Err: "The keychain is out of reach"}},
+		{"not the plugin's", "plugin:dev.other:token", answerError(jsonrpc.ErrNotYours), serviceResult{Code: -32001, Err: "This secret is not the plugin's."}},
+		{"keychain out of reach", "token", answerError(jsonrpc.ErrKeychain), serviceResult{Code: -32002, Err: "The keychain is out of reach."}},
 		{"a number", "token", answerRaw(`42`), serviceResult{Err: "kit: secrets/get answered 42, not a string or null"}},
 		{"an object", "token", answerRaw(`{"v":"x"}`), serviceResult{Err: `kit: secrets/get answered {"v":"x"}, not a string or null`}},
 	}
@@ -125,9 +125,9 @@ func TestReadFile(t *testing.T) {
 		want   serviceResult
 	}{
 		{"text", answerRaw(`"one\ntwo\n"`), serviceResult{Value: "one\ntwo\n"}},
-		{"missing", answerError(jsonrpc.ErrMissing), serviceResult{Code: -32005, Err: "The file is missing"}},
-		{"forbidden", answerError(jsonrpc.ErrForbidden.WithReason("hidden")), serviceResult{Code: -32003, Err: "The plugin may not reach it (hidden)"}}, // the host's reason kept
-		{"too large", answerError(jsonrpc.ErrFailed), serviceResult{Code: -32004, Err: "The request failed on the way"}},
+		{"missing", answerError(jsonrpc.ErrMissing), serviceResult{Code: -32005, Err: "The file is missing."}},
+		{"forbidden", answerError(jsonrpc.ErrForbidden.WithReason("hidden")), serviceResult{Code: -32003, Err: "The plugin may not reach it. (hidden)"}}, // the host's reason kept
+		{"too large", answerError(jsonrpc.ErrFailed), serviceResult{Code: -32004, Err: "The request failed on the way."}},
 		{"null", answerRaw(`null`), serviceResult{Value: ""}},
 		{"a number", answerRaw(`1`), serviceResult{Err: "kit: files/read answered 1, not a string"}},
 		{"a long object", answerRaw(`[` + long + `]`), serviceResult{Err: "kit: files/read answered [" + long[:79] + "…, not a string"}},

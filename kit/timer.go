@@ -11,14 +11,15 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // The timer methods of the host (docs/protocol.md#timer), for modules only.
 const (
-	methodTimerSet   = proto.MethodTimerSet
-	methodTimerClear = proto.MethodTimerClear
-	methodTimerFired = proto.MethodTimerFired
+	methodTimerSet   = vocab.MethodTimerSet
+	methodTimerClear = vocab.MethodTimerClear
+	methodTimerFired = vocab.MethodTimerFired
 )
 
 // MaxTimerDelay is the longest delay a host keeps a timer for: 2^31-1 ms,

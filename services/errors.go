@@ -3,19 +3,20 @@ package services
 import (
 	"fmt"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // JSON-RPC error codes of the refusals this package makes (docs/protocol.md#7-what-the-host-serves-a-process),
 // from the generated vocabulary.
 const (
-	CodeMethodNotFound = proto.CodeMethodNotFound // not a method served to this program
-	CodeInvalidParams  = proto.CodeInvalidParams  // params that do not hold
-	CodeNotYours       = proto.CodeNotYours       // a secret that is not the plugin's
-	CodeKeychain       = proto.CodeKeychain       // the keychain is out of reach
-	CodeForbidden      = proto.CodeForbidden      // what the plugin may not reach
-	CodeFailed         = proto.CodeFailed         // a request that fails on the way
-	CodeMissing        = proto.CodeMissing        // a missing file
+	CodeMethodNotFound = vocab.CodeMethodNotFound // not a method served to this program
+	CodeInvalidParams  = vocab.CodeInvalidParams  // params that do not hold
+	CodeNotYours       = vocab.CodeNotYours       // a secret that is not the plugin's
+	CodeKeychain       = vocab.CodeKeychain       // the keychain is out of reach
+	CodeForbidden      = vocab.CodeForbidden      // what the plugin may not reach
+	CodeFailed         = vocab.CodeFailed         // a request that fails on the way
+	CodeMissing        = vocab.CodeMissing        // a missing file
+	CodeInternalError  = vocab.CodeInternalError  // the host failed serving it
 )
 
 // Error is a refusal with its JSON-RPC code; the host turns it into the wire
@@ -49,5 +50,5 @@ func refuse(code int64, message, format string, args ...any) *Error {
 
 func invalidParams(format string, args ...any) *Error {
 	reason := fmt.Sprintf(format, args...)
-	return &Error{Code: CodeInvalidParams, Message: "Invalid params: " + reason + ".", Reason: reason}
+	return &Error{Code: CodeInvalidParams, Message: vocab.MessageInvalidParams + ": " + reason + ".", Reason: reason}
 }

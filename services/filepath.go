@@ -6,11 +6,12 @@ import (
 	"unicode"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // forbiddenFile is the wire message of every files/read refusal with
 // CodeForbidden.
-const forbiddenFile = "The plugin may not read this file."
+const forbiddenFile = vocab.MessageForbiddenRead
 
 // Bounds of an asked-for path. Longer ones are refused before the system
 // sees them: its own limits differ (255 bytes a name on Linux, 255 UTF-16

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // MaxFileBytes is the largest file files/read hands out: 256 KB, that is
@@ -37,7 +38,7 @@ func ReadPluginFile(dir, path string) (string, error) {
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
-		return "", refuse(CodeFailed, "The plugin folder cannot be opened.", "%q: %v", path, err)
+		return "", refuse(CodeFailed, vocab.MessageFolderUnopened, "%q: %v", path, err)
 	}
 	defer root.Close()
 	r := fileReader{root: root, path: path}
@@ -167,7 +168,7 @@ func (r fileReader) linkTarget(name string) ([]string, *Error) {
 func (r fileReader) checkInfo(info fs.FileInfo) *Error {
 	switch {
 	case !info.Mode().IsRegular():
-		return r.failed("It is not a regular file.", "not a regular file (%s)", info.Mode().Type())
+		return r.failed(vocab.MessageNotRegularFile, "not a regular file (%s)", info.Mode().Type())
 	case info.Size() > MaxFileBytes:
 		return r.tooLarge()
 	}
@@ -192,7 +193,7 @@ func (r fileReader) readText(f *safefile.File) (string, *Error) {
 		return "", r.unread(err)
 	}
 	if !utf8.Valid(data) {
-		return "", r.failed("The file is not UTF-8 text.", "not valid UTF-8")
+		return "", r.failed(vocab.MessageNotText, "not valid UTF-8")
 	}
 	return string(data), nil
 }
@@ -204,9 +205,9 @@ func (r fileReader) unread(err error) *Error {
 	var refused *safefile.Error
 	switch {
 	case !errors.As(err, &refused):
-		return r.failed("The file cannot be read.", "%v", err)
+		return r.failed(vocab.MessageFileUnreadable, "%v", err)
 	case refused.Kind == safefile.ErrNotRegular:
-		return r.failed("It is not a regular file.", "not a regular file (%s)", refused.What)
+		return r.failed(vocab.MessageNotRegularFile, "not a regular file (%s)", refused.What)
 	case refused.Kind == safefile.ErrTooLarge:
 		return r.tooLarge()
 	}
@@ -217,16 +218,16 @@ func (r fileReader) unread(err error) *Error {
 func (r fileReader) openFailed(err error) *Error {
 	if nameTooLong(err) {
 		// Checked first: some systems also call such a path missing.
-		return r.failed("The path is too long.", "a path too long for the system")
+		return r.failed(vocab.MessagePathTooLong, "a path too long for the system")
 	}
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		return refuse(CodeMissing, "No such file.", "%q: no such file", r.path)
+		return refuse(CodeMissing, vocab.MessageNoSuchFile, "%q: no such file", r.path)
 	}
-	return r.failed("The file cannot be read.", "%v", err)
+	return r.failed(vocab.MessageFileUnreadable, "%v", err)
 }
 
 func (r fileReader) tooLarge() *Error {
-	return r.failed("The file is too large.", "over the limit of %d bytes (256 KB)", MaxFileBytes)
+	return r.failed(vocab.MessageFileTooLarge, "over the limit of %d bytes (256 KB)", MaxFileBytes)
 }
 
 func (r fileReader) forbidden(why string) *Error {

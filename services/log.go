@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/journal"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // Levels of the log notification (docs/protocol.md#log).
@@ -47,7 +47,7 @@ func (s *Server) writeLog(params []byte) *Error {
 		return err
 	}
 	if !knownLevel(level) {
-		s.journal(TagRefused, fmt.Sprintf(proto.MethodLog+": the level %q is not one of debug, info, warn, error; the message is kept as %s",
+		s.journal(TagRefused, fmt.Sprintf(vocab.MethodLog+": the level %q is not one of debug, info, warn, error; the message is kept as %s",
 			level, fallbackLogLevel))
 		level = fallbackLogLevel
 	}

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/escouade-dev/escouade-plugin/keychain"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // PrefixWildcard ends a permissions.secrets entry that grants every key
@@ -77,7 +78,7 @@ func (s *Server) getSecret(params []byte) (any, *Error) {
 }
 
 func (s *Server) checkSecretKey(key string) *Error {
-	const message = "This secret is not the plugin's."
+	const message = vocab.MessageNotYours
 	if err := CheckKey(key); err != nil {
 		return refuse(CodeNotYours, message, "%v", err)
 	}
@@ -88,7 +89,7 @@ func (s *Server) checkSecretKey(key string) *Error {
 }
 
 func (s *Server) readSecret(key string) (any, *Error) {
-	const message = "The keychain is out of reach."
+	const message = vocab.MessageKeychain
 	if s.Keychain == nil {
 		return nil, refuse(CodeKeychain, message, "no keychain is configured")
 	}

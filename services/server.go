@@ -9,8 +9,8 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/keychain"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // Journal tags this package writes (docs/protocol.md#11-the-journal), besides LogTag(level):
@@ -63,12 +63,12 @@ func (s *Server) Handle(ctx context.Context, method string, params json.RawMessa
 // Methods gives the four methods every plugin may call (docs/protocol.md#7-what-the-host-serves-a-process).
 func (s *Server) Methods() map[string]Handler {
 	return map[string]Handler{
-		proto.MethodSecretsGet:  s.adapt(s.getSecret),
-		proto.MethodSettingsGet: s.adapt(s.getSettings),
-		proto.MethodLog: s.adapt(func(params []byte) (any, *Error) {
+		vocab.MethodSecretsGet:  s.adapt(s.getSecret),
+		vocab.MethodSettingsGet: s.adapt(s.getSettings),
+		vocab.MethodLog: s.adapt(func(params []byte) (any, *Error) {
 			return nil, s.writeLog(params)
 		}),
-		proto.MethodFilesRead: s.adapt(s.readFile),
+		vocab.MethodFilesRead: s.adapt(s.readFile),
 	}
 }
 
@@ -91,7 +91,7 @@ func (s *Server) adapt(serve func(params []byte) (any, *Error)) Handler {
 // services (net/*, ws/*, timer/*, fs/*, proc/*) land here for a process: it
 // has its own network, clock and disk.
 func NoSuchMethod(context.Context, json.RawMessage) (any, error) {
-	return nil, &Error{Code: CodeMethodNotFound, Message: "No such method.", Reason: "no such method"}
+	return nil, &Error{Code: CodeMethodNotFound, Message: vocab.MessageNoSuchMethod, Reason: "no such method"}
 }
 
 // RefusalLine is the journal line of a refused request: "<method>:
@@ -149,7 +149,7 @@ func (s *Server) loadProject(id string) (*ProjectConfig, *Error) {
 	}
 	cfg, err := LoadProjectConfig(dir, s.PluginID)
 	if err != nil {
-		return nil, refuse(CodeFailed, "The project's settings cannot be read.", "project %q: %v", id, err)
+		return nil, refuse(CodeFailed, vocab.MessageProjectSettingsUnreadable, "project %q: %v", id, err)
 	}
 	return cfg, nil
 }
@@ -175,5 +175,5 @@ func asError(err error) *Error {
 	if e, ok := err.(*Error); ok {
 		return e
 	}
-	return refuse(CodeFailed, "The request failed.", "%v", err)
+	return refuse(CodeFailed, vocab.MessageRequestFailed, "%v", err)
 }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // SettingsRequest holds what settings/get answers from.
@@ -61,7 +61,7 @@ func (r *resolver) applyUser() {
 		}
 		value, err := decodeJSON(r.req.User[key])
 		if err != nil || !fitsType(setting, value) {
-			r.note(TagDropped, proto.MethodSettingsGet+": the user's value of %q is %s, not %s", key, describe(value, err), typeName(setting))
+			r.note(TagDropped, vocab.MethodSettingsGet+": the user's value of %q is %s, not %s", key, describe(value, err), typeName(setting))
 			continue
 		}
 		r.set(key, setting, value)
@@ -70,7 +70,7 @@ func (r *resolver) applyUser() {
 
 func (r *resolver) applyProject() {
 	if r.req.Project.Off {
-		r.note(TagRefused, proto.MethodSettingsGet+": %s is off in project %q (%s: plugins.%s: false); answering the user's settings only",
+		r.note(TagRefused, vocab.MethodSettingsGet+": %s is off in project %q (%s: plugins.%s: false); answering the user's settings only",
 			r.req.PluginID, r.req.ProjectID, ProjectFileName, r.req.PluginID)
 		return
 	}
@@ -80,7 +80,7 @@ func (r *resolver) applyProject() {
 }
 
 func (r *resolver) applyProjectValue(key string, raw any) {
-	where := fmt.Sprintf(proto.MethodSettingsGet+": %s of project %q sets plugins.%s.%s", ProjectFileName, r.req.ProjectID, r.req.PluginID, key)
+	where := fmt.Sprintf(vocab.MethodSettingsGet+": %s of project %q sets plugins.%s.%s", ProjectFileName, r.req.ProjectID, r.req.PluginID, key)
 	setting, ok := r.req.Declared[key]
 	switch {
 	case !ok:

@@ -78,10 +78,19 @@ func TestShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, err := goFile(doc, "// header")
+	types, declared, err := goTypesFile(doc, "// header")
 	if err != nil {
 		t.Fatal(err)
 	}
+	vocab, err := goVocabFile(doc, "// header")
+	if err != nil {
+		t.Fatal(err)
+	}
+	aliases, err := goAliasFile(doc, "// header", declared)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := append(append(append([]byte{}, types...), vocab...), aliases...)
 	for _, want := range []string{
 		"ID    string         `json:\"id\"`",
 		"N     int64          `json:\"n,omitempty\"`",
@@ -94,6 +103,9 @@ func TestShapes(t *testing.T) {
 		"type Map map[string]float64",
 		"MethodDoIt = \"do/it\"",
 		"ObjInner is the inner member of Obj.",
+		"type Kind = shapes.Kind",
+		"const KindAB = shapes.KindAB",
+		"MethodDoIt = vocab.MethodDoIt",
 	} {
 		if !strings.Contains(squash(string(code)), squash(want)) {
 			t.Errorf("Go output lacks %q:\n%s", want, code)
@@ -109,6 +121,18 @@ func TestShapes(t *testing.T) {
 		if !strings.Contains(squash(ts), squash(want)) {
 			t.Errorf("TypeScript output lacks %q:\n%s", want, ts)
 		}
+	}
+}
+
+// TestVocabHasNoImport holds the promise that lets the Go kit import the
+// vocabulary without weight: the generated package imports nothing.
+func TestVocabHasNoImport(t *testing.T) {
+	outputs, err := generate()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src := string(outputs[vocabOutput]); strings.Contains(src, "\nimport") {
+		t.Errorf("%s imports a package:\n%s", vocabOutput, src)
 	}
 }
 

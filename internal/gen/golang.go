@@ -11,11 +11,14 @@ import (
 // commentWidth is where doc comments are wrapped.
 const commentWidth = 76
 
-// goFile writes the Go types of every $defs entry and the method names.
-func goFile(doc *document, header string) ([]byte, error) {
+// goTypesFile writes the Go types of every $defs entry (vocab/proto), and
+// returns the names it declared, types and enum values, for the kit's
+// aliases.
+func goTypesFile(doc *document, header string) ([]byte, []string, error) {
 	g := &goGen{uses: uses(doc.Methods)}
 	g.printf("%s\n\npackage proto\n\nimport \"encoding/json\"\n\n", header)
 	g.printf("// JSON is where a shape is free: passed on as written.\ntype JSON = json.RawMessage\n\n")
+	g.declared = append(g.declared, "JSON")
 	for _, d := range doc.Defs {
 		g.decl(d.Name, d.Schema)
 	}
@@ -24,10 +27,58 @@ func goFile(doc *document, header string) ([]byte, error) {
 		g.pending = g.pending[1:]
 		g.decl(next.name, next.schema)
 	}
+	out, err := formatGo(g.buf.Bytes())
+	return out, g.declared, err
+}
+
+// goVocabFile writes the vocabulary (package vocab): the method names, the
+// error codes and messages and the environment names, as constants and
+// with no import, so that any package, the Go kit first, may use it.
+func goVocabFile(doc *document, header string) ([]byte, error) {
+	g := &goGen{}
+	g.printf("%s\n\npackage vocab\n\n", header)
 	g.methods(doc.Methods)
 	g.constants("Code", "Error codes of protocol 1 (JSON-RPC's and Escouade's, docs/protocol.md#7-what-the-host-serves-a-process).", doc.Codes)
+	g.constants("Message", "The messages of the wire errors the host answers: short English sentences, JSON-RPC's own for its codes (docs/protocol.md#7-what-the-host-serves-a-process).", doc.Messages)
 	g.constants("Env", "The environment variables a process plugin gets (docs/protocol.md#2-starting-the-program).", doc.Env)
-	out, err := format.Source(g.buf.Bytes())
+	return formatGo(g.buf.Bytes())
+}
+
+// goAliasFile writes kit/proto: the plugin kit's names for the generated
+// types and the vocabulary, aliases of vocab/proto and vocab, so a plugin
+// keeps one import and nothing is declared twice.
+func goAliasFile(doc *document, header string, declared []string) ([]byte, error) {
+	g := &goGen{}
+	g.printf("%s\n\npackage proto\n\nimport (\n\t\"%s\"\n\tshapes \"%s\"\n)\n\n", header, vocabImport, typesImport)
+	g.printf("// The shapes of the protocol (vocab/proto).\n")
+	for _, name := range declared {
+		if strings.HasPrefix(name, "const ") {
+			name = strings.TrimPrefix(name, "const ")
+			g.printf("const %s = shapes.%s\n", name, name)
+			continue
+		}
+		g.printf("type %s = shapes.%s\n", name, name)
+	}
+	g.printf("\n// The vocabulary (vocab).\nconst (\n")
+	for _, m := range doc.Methods {
+		name := methodConstName(m.Name)
+		g.printf("\t%s = vocab.%s\n", name, name)
+	}
+	for _, group := range []struct {
+		prefix string
+		cs     []constant
+	}{{"Code", doc.Codes}, {"Message", doc.Messages}, {"Env", doc.Env}} {
+		for _, c := range group.cs {
+			g.printf("\t%s%s = vocab.%s%s\n", group.prefix, c.Name, group.prefix, c.Name)
+		}
+	}
+	g.printf(")\n")
+	return formatGo(g.buf.Bytes())
+}
+
+// formatGo gofmts generated Go, which must parse.
+func formatGo(src []byte) ([]byte, error) {
+	out, err := format.Source(src)
 	if err != nil {
 		return nil, fmt.Errorf("generated Go does not parse: %w", err)
 	}
@@ -38,6 +89,9 @@ type goGen struct {
 	buf     bytes.Buffer
 	pending []inline          // inline objects and enums, declared after the $defs
 	uses    map[string]string // what a $defs entry without description is for
+	// declared lists the names declared, in order: a type by its name, an
+	// enum's value as "const Name".
+	declared []string
 }
 
 // inline is an object or enum written inside another shape, declared as a
@@ -57,6 +111,7 @@ func (g *goGen) comment(indent, text string) {
 
 // decl declares the type name for s, with its doc comment.
 func (g *goGen) decl(name string, s *schema) {
+	g.declared = append(g.declared, name)
 	g.comment("", g.declDoc(name, s.Description))
 	switch {
 	case len(s.Properties) > 0 && s.AdditionalProperties == nil:
@@ -116,6 +171,7 @@ func (g *goGen) enum(name string, s *schema) {
 			continue
 		}
 		g.printf("\t%s%s %s = %q\n", name, exported(v), name, v)
+		g.declared = append(g.declared, "const "+name+exported(v))
 	}
 	g.printf(")\n\n")
 }
@@ -204,15 +260,21 @@ func (g *goGen) methods(ms []method) {
 	g.printf("// Method names of protocol 1. A pattern such as \"permissions/*\" is given\n")
 	g.printf("// by its prefix (MethodPrefixPermissions = \"permissions/\").\nconst (\n")
 	for _, m := range ms {
-		constName := "Method" + exported(m.Name)
-		value := m.Name
-		if prefix, ok := strings.CutSuffix(m.Name, "*"); ok {
-			constName, value = "MethodPrefix"+exported(prefix), prefix
-		}
+		constName := methodConstName(m.Name)
+		value, _ := strings.CutSuffix(m.Name, "*")
 		g.comment("\t", constName+" names "+methodDoc(m, goTypeName))
 		g.printf("\t%s = %q\n", constName, value)
 	}
 	g.printf(")\n")
+}
+
+// methodConstName is the constant of a method name, or of a pattern's
+// prefix ("permissions/*" is MethodPrefixPermissions).
+func methodConstName(name string) string {
+	if prefix, ok := strings.CutSuffix(name, "*"); ok {
+		return "MethodPrefix" + exported(prefix)
+	}
+	return "Method" + exported(name)
 }
 
 // constants writes a block of named values under one doc comment.

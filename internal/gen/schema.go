@@ -14,11 +14,13 @@ type document struct {
 	Defs    []named // $defs
 	Methods []method
 	Codes   []constant // x-codes: the error codes by name
-	Env     []constant // x-environment: the program's environment, by name
+	// Messages is x-messages: the wire errors' messages by name.
+	Messages []constant
+	Env      []constant // x-environment: the program's environment, by name
 }
 
-// constant is a named value of the schema: an error code or the name of
-// an environment variable.
+// constant is a named value of the schema: an error code, a wire error's
+// message or the name of an environment variable.
 type constant struct {
 	Name  string
 	Value json.RawMessage
@@ -132,11 +134,12 @@ func (s *schema) UnmarshalJSON(data []byte) error {
 // parseDocument reads the protocol schema.
 func parseDocument(data []byte) (*document, error) {
 	var top struct {
-		Title   string          `json:"title"`
-		Defs    json.RawMessage `json:"$defs"`
-		Methods json.RawMessage `json:"x-methods"`
-		Codes   json.RawMessage `json:"x-codes"`
-		Env     json.RawMessage `json:"x-environment"`
+		Title    string          `json:"title"`
+		Defs     json.RawMessage `json:"$defs"`
+		Methods  json.RawMessage `json:"x-methods"`
+		Codes    json.RawMessage `json:"x-codes"`
+		Messages json.RawMessage `json:"x-messages"`
+		Env      json.RawMessage `json:"x-environment"`
 	}
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, err
@@ -161,6 +164,9 @@ func parseDocument(data []byte) (*document, error) {
 	}
 	if doc.Codes, err = constants(top.Codes); err != nil {
 		return nil, fmt.Errorf("x-codes: %w", err)
+	}
+	if doc.Messages, err = constants(top.Messages); err != nil {
+		return nil, fmt.Errorf("x-messages: %w", err)
 	}
 	if doc.Env, err = constants(top.Env); err != nil {
 		return nil, fmt.Errorf("x-environment: %w", err)

@@ -10,6 +10,8 @@ import (
 	"io"
 	"os/exec"
 	"sync"
+
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // Wire is a plugin's program as a test host drives it: a module through
@@ -274,13 +276,13 @@ func (h *Host) take(line []byte) error {
 func (h *Host) answer(m message) error {
 	reply := map[string]any{"jsonrpc": "2.0", "id": m.ID}
 	var result any
-	err := &RPCError{Code: -32601, Message: "Method not found"}
+	err := &RPCError{Code: vocab.CodeMethodNotFound, Message: vocab.MessageMethodNotFound}
 	if h.Serve != nil {
 		var serr error
 		result, serr = h.Serve(m.Method, m.Params)
 		err = nil
 		if serr != nil && !errors.As(serr, &err) {
-			err = &RPCError{Code: -32603, Message: serr.Error()}
+			err = &RPCError{Code: vocab.CodeInternalError, Message: serr.Error()}
 		}
 	}
 	if err != nil {

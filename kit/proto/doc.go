@@ -1,8 +1,10 @@
-// Package proto holds the Go types of every params and result shape of the
-// plugin protocol, and the name of every method, derived from
-// schemas/plugin-protocol-1.json by `go run ./internal/gen` (types_gen.go:
-// never edit it; change the schema and regenerate). A test in internal/gen
-// fails when the two drift.
+// Package proto is the Go kit's name for the protocol's types and
+// vocabulary: every params and result shape of the plugin protocol, the
+// name of every method, the error codes and messages and the environment
+// names. Each is an alias of the generated packages the host uses too
+// (vocab/proto for the shapes, vocab for the constants), written by
+// `go run ./internal/gen` (types_gen.go: never edit it), so a plugin and
+// the host share one definition.
 //
 // A plugin decodes what the host sends into these types:
 //

@@ -3,469 +3,153 @@
 
 package proto
 
-import "encoding/json"
-
-// JSON is where a shape is free: passed on as written.
-type JSON = json.RawMessage
-
-// ProtocolVersion is the protocol's major version.
-type ProtocolVersion int64
-
-// Text is UTF-8 text.
-type Text string
-
-// Null is no answer but success.
-type Null = JSON
-
-// AnyResult is what the app expects; passed to it unchanged.
-type AnyResult = JSON
-
-// AppParams is params the app defines; passed to the plugin unchanged.
-type AppParams map[string]JSON
-
-// EmptyParams is no params (omitted or an empty object; members are ignored).
-type EmptyParams map[string]JSON
-
-// Capabilities is what a side can do, by name.
-type Capabilities map[string]bool
-
-// InitializeParams is the params of initialize.
-type InitializeParams struct {
-	ProtocolVersion ProtocolVersion          `json:"protocolVersion"`
-	Escouade        InitializeParamsEscouade `json:"escouade"`
-	Plugin          InitializeParamsPlugin   `json:"plugin"`
-	// The language of the interface (fr, en), for what the plugin writes for the
-	// user.
-	Lang         string       `json:"lang"`
-	Capabilities Capabilities `json:"capabilities"`
-}
-
-// InitializeResult is the result of initialize.
-type InitializeResult struct {
-	ProtocolVersion ProtocolVersion `json:"protocolVersion"`
-	Capabilities    Capabilities    `json:"capabilities,omitempty"`
-}
-
-// AgentAttachParams is the params the app gave for the agent (session, mode,
-// model...), plus the agent's id.
-type AgentAttachParams struct {
-	// The agent's id.
-	Agent string `json:"agent"`
-}
-
-// SecretsGetParams is the params of secrets/get.
-type SecretsGetParams struct {
-	// A key of the plugin (never a full keychain name), matching a granted
-	// permissions.secrets entry; any other key answers -32001.
-	Key string `json:"key"`
-}
-
-// SecretsGetResult is the secret, or null when none is kept under that key.
-type SecretsGetResult = *string
-
-// SettingsGetParams is the params of settings/get.
-type SettingsGetParams struct {
-	// The project.id of a fact: that project's values go first.
-	Project string `json:"project,omitempty"`
-}
-
-// SettingsGetResult is the values by key of contributes.settings.
-type SettingsGetResult map[string]JSON
-
-// LogParams is the params of log.
-type LogParams struct {
-	Level LogParamsLevel `json:"level"`
-	// One journal line per line of the message.
-	Message string `json:"message"`
-}
-
-// FilesReadParams is the params of files/read.
-type FilesReadParams struct {
-	// Relative to the plugin's folder, with / separators, e.g. data/words.txt.
-	Path string `json:"path"`
-}
-
-// Headers is HTTP headers by name; repeated headers are joined with ", ".
-type Headers map[string]string
-
-// BodyEncoding is how a body is written in a string: utf8 as is, base64 when
-// it is not valid UTF-8.
-type BodyEncoding string
-
-// The values of BodyEncoding.
-const (
-	BodyEncodingUTF8   BodyEncoding = "utf8"
-	BodyEncodingBase64 BodyEncoding = "base64"
+import (
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	shapes "github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
-// FetchParams is the params of net/fetch, the params of net/stream.
-type FetchParams struct {
-	// An https URL without userinfo (http only for {account} and local:shared).
-	URL string `json:"url"`
-	// CONNECT and TRACE are refused.
-	Method       string       `json:"method,omitempty"`
-	Headers      Headers      `json:"headers,omitempty"`
-	Body         string       `json:"body,omitempty"`
-	BodyEncoding BodyEncoding `json:"bodyEncoding,omitempty"`
-}
+// The shapes of the protocol (vocab/proto).
+type JSON = shapes.JSON
+type ProtocolVersion = shapes.ProtocolVersion
+type Text = shapes.Text
+type Null = shapes.Null
+type AnyResult = shapes.AnyResult
+type AppParams = shapes.AppParams
+type EmptyParams = shapes.EmptyParams
+type Capabilities = shapes.Capabilities
+type InitializeParams = shapes.InitializeParams
+type InitializeResult = shapes.InitializeResult
+type AgentAttachParams = shapes.AgentAttachParams
+type SecretsGetParams = shapes.SecretsGetParams
+type SecretsGetResult = shapes.SecretsGetResult
+type SettingsGetParams = shapes.SettingsGetParams
+type SettingsGetResult = shapes.SettingsGetResult
+type LogParams = shapes.LogParams
+type FilesReadParams = shapes.FilesReadParams
+type Headers = shapes.Headers
+type BodyEncoding = shapes.BodyEncoding
 
-// FetchResult is the result of net/fetch.
-type FetchResult struct {
-	// The HTTP status; a redirect is not followed.
-	Status       int64        `json:"status"`
-	Headers      Headers      `json:"headers"`
-	Body         string       `json:"body"`
-	BodyEncoding BodyEncoding `json:"bodyEncoding"`
-}
+const BodyEncodingUTF8 = shapes.BodyEncodingUTF8
+const BodyEncodingBase64 = shapes.BodyEncodingBase64
 
-// StreamID is a stream of net/stream, as the host numbered it.
-type StreamID int64
+type FetchParams = shapes.FetchParams
+type FetchResult = shapes.FetchResult
+type StreamID = shapes.StreamID
+type StreamRef = shapes.StreamRef
+type StreamResult = shapes.StreamResult
+type NetChunkParams = shapes.NetChunkParams
+type NetEndParams = shapes.NetEndParams
+type SocketID = shapes.SocketID
+type SocketRef = shapes.SocketRef
+type WsOpenParams = shapes.WsOpenParams
+type WsSendParams = shapes.WsSendParams
+type WsCloseParams = shapes.WsCloseParams
+type WsMessageParams = shapes.WsMessageParams
+type WsClosedParams = shapes.WsClosedParams
+type TimerID = shapes.TimerID
+type TimerSetParams = shapes.TimerSetParams
+type TimerRef = shapes.TimerRef
+type FileRoot = shapes.FileRoot
 
-// StreamRef is the params of net/cancel.
-type StreamRef struct {
-	Stream StreamID `json:"stream"`
-}
+const FileRootAgent = shapes.FileRootAgent
+const FileRootAgentRepo = shapes.FileRootAgentRepo
+const FileRootAgentHome = shapes.FileRootAgentHome
+const FileRootTemp = shapes.FileRootTemp
 
-// StreamResult is the result of net/stream.
-type StreamResult struct {
-	Stream  StreamID `json:"stream"`
-	Status  int64    `json:"status"`
-	Headers Headers  `json:"headers"`
-}
+type RelativePath = shapes.RelativePath
+type AgentID = shapes.AgentID
+type FsLocation = shapes.FsLocation
+type FsPathParams = shapes.FsPathParams
+type FsWriteParams = shapes.FsWriteParams
+type FsEntry = shapes.FsEntry
+type FsListResult = shapes.FsListResult
+type FsStatResult = shapes.FsStatResult
+type ProcRunParams = shapes.ProcRunParams
+type ProcRunResult = shapes.ProcRunResult
+type InitializeParamsEscouade = shapes.InitializeParamsEscouade
+type InitializeParamsPlugin = shapes.InitializeParamsPlugin
+type LogParamsLevel = shapes.LogParamsLevel
 
-// NetChunkParams is the params of net/chunk.
-type NetChunkParams struct {
-	Stream       StreamID     `json:"stream"`
-	Data         string       `json:"data"`
-	BodyEncoding BodyEncoding `json:"bodyEncoding"`
-}
+const LogParamsLevelDebug = shapes.LogParamsLevelDebug
+const LogParamsLevelInfo = shapes.LogParamsLevelInfo
+const LogParamsLevelWarn = shapes.LogParamsLevelWarn
+const LogParamsLevelError = shapes.LogParamsLevelError
 
-// NetEndParams is the params of net/end.
-type NetEndParams struct {
-	Stream StreamID `json:"stream"`
-	// Why the stream ended badly (time out, too large, unreachable); absent when
-	// it ended well.
-	Error string `json:"error,omitempty"`
-}
-
-// SocketID is a socket of ws/open, as the host numbered it.
-type SocketID int64
-
-// SocketRef is the result of ws/open.
-type SocketRef struct {
-	Socket SocketID `json:"socket"`
-}
-
-// WsOpenParams is the params of ws/open.
-type WsOpenParams struct {
-	// A wss URL (ws only for {account} and local:shared).
-	URL     string  `json:"url"`
-	Headers Headers `json:"headers,omitempty"`
-	// Subprotocols offered.
-	Protocols []string `json:"protocols,omitempty"`
-}
-
-// WsSendParams is the params of ws/send.
-type WsSendParams struct {
-	Socket SocketID `json:"socket"`
-	// The message; base64 when binary.
-	Data   string `json:"data"`
-	Binary bool   `json:"binary,omitempty"`
-}
-
-// WsCloseParams is the params of ws/close.
-type WsCloseParams struct {
-	Socket SocketID `json:"socket"`
-	// A code a close frame may carry: 1000-1003, 1007-1014 or 3000-4999; default
-	// 1000.
-	Code   int64  `json:"code,omitempty"`
-	Reason string `json:"reason,omitempty"`
-}
-
-// WsMessageParams is the params of ws/message.
-type WsMessageParams struct {
-	Socket SocketID `json:"socket"`
-	// The message; base64 when binary.
-	Data   string `json:"data"`
-	Binary bool   `json:"binary"`
-}
-
-// WsClosedParams is the params of ws/closed.
-type WsClosedParams struct {
-	Socket SocketID `json:"socket"`
-	Code   int64    `json:"code"`
-	Reason string   `json:"reason"`
-}
-
-// TimerID is a timer of timer/set, as the host numbered it.
-type TimerID int64
-
-// TimerSetParams is the params of timer/set.
-type TimerSetParams struct {
-	// Milliseconds from now; less than 10 is raised to 10; at most 2^31-1, as
-	// setTimeout in JS.
-	Ms int64 `json:"ms"`
-}
-
-// TimerRef is the params of timer/fired, the result of timer/set, the params
-// of timer/clear.
-type TimerRef struct {
-	Timer TimerID `json:"timer"`
-}
-
-// FileRoot is a root of permissions.files: the agent's folder, its repository,
-// its home, or a temporary folder of the plugin's own.
-type FileRoot string
-
-// The values of FileRoot.
+// The vocabulary (vocab).
 const (
-	FileRootAgent     FileRoot = "agent"
-	FileRootAgentRepo FileRoot = "agentRepo"
-	FileRootAgentHome FileRoot = "agentHome"
-	FileRootTemp      FileRoot = "temp"
-)
-
-// RelativePath is relative to the root, with / separators.
-type RelativePath string
-
-// AgentID is the attached agent the call is about: the roots agent, agentRepo
-// and agentHome resolve from it.
-type AgentID string
-
-// FsLocation is a shape of the protocol schema.
-type FsLocation struct {
-	Root FileRoot     `json:"root"`
-	Path RelativePath `json:"path"`
-}
-
-// FsPathParams is the params of fs/read, the params of fs/list, the params of
-// fs/stat, the params of fs/remove, the params of fs/mkdir.
-type FsPathParams struct {
-	Root  FileRoot     `json:"root"`
-	Path  RelativePath `json:"path"`
-	Agent AgentID      `json:"agent,omitempty"`
-}
-
-// FsWriteParams is the params of fs/write.
-type FsWriteParams struct {
-	Root  FileRoot     `json:"root"`
-	Path  RelativePath `json:"path"`
-	Agent AgentID      `json:"agent,omitempty"`
-	Text  string       `json:"text"`
-}
-
-// FsEntry is a shape of the protocol schema.
-type FsEntry struct {
-	Name string `json:"name"`
-	Dir  bool   `json:"dir"`
-	Size int64  `json:"size"`
-}
-
-// FsListResult is the result of fs/list.
-type FsListResult []FsEntry
-
-// FsStatResult is the result of fs/stat.
-type FsStatResult struct {
-	Size int64 `json:"size"`
-	Dir  bool  `json:"dir"`
-	// RFC 3339.
-	Modified string `json:"modified"`
-}
-
-// ProcRunParams is the params of proc/run.
-type ProcRunParams struct {
-	// A name of permissions.programs, found in PATH.
-	Program   string     `json:"program"`
-	Args      []string   `json:"args"`
-	Cwd       FsLocation `json:"cwd"`
-	Stdin     string     `json:"stdin,omitempty"`
-	TimeoutMs int64      `json:"timeoutMs,omitempty"`
-	Agent     AgentID    `json:"agent,omitempty"`
-}
-
-// ProcRunResult is the result of proc/run.
-type ProcRunResult struct {
-	// The exit code.
-	Code   int64  `json:"code"`
-	Stdout string `json:"stdout"`
-	Stderr string `json:"stderr"`
-}
-
-// InitializeParamsEscouade is the escouade member of InitializeParams.
-type InitializeParamsEscouade struct {
-	// The app version, semver.
-	Version string `json:"version"`
-}
-
-// InitializeParamsPlugin is the plugin member of InitializeParams.
-type InitializeParamsPlugin struct {
-	// The plugin's id, from its manifest.
-	ID string `json:"id"`
-	// The plugin's version, from its manifest.
-	Version string `json:"version"`
-}
-
-// LogParamsLevel is the level member of LogParams.
-type LogParamsLevel string
-
-// The values of LogParamsLevel.
-const (
-	LogParamsLevelDebug LogParamsLevel = "debug"
-	LogParamsLevelInfo  LogParamsLevel = "info"
-	LogParamsLevelWarn  LogParamsLevel = "warn"
-	LogParamsLevelError LogParamsLevel = "error"
-)
-
-// Method names of protocol 1. A pattern such as "permissions/*" is given
-// by its prefix (MethodPrefixPermissions = "permissions/").
-const (
-	// MethodInitialize names initialize (host to plugin; params InitializeParams;
-	// result InitializeResult): the host's first message. The plugin answers the
-	// version it speaks and its capabilities; another version, or no version,
-	// stops it.
-	MethodInitialize = "initialize"
-	// MethodShutdown names shutdown (host to plugin; params EmptyParams; result
-	// AnyResult): the host is closing or stopping the plugin. Answer, then exit:
-	// what is not written before is lost.
-	MethodShutdown = "shutdown"
-	// MethodPrefixEvent names event/* (host to plugin; a notification; params
-	// AppParams): a fact of the plugin's activation list happened
-	// (event/ticket.column for event:ticket.column); params are the fact's.
-	MethodPrefixEvent = "event/"
-	// MethodAgentAttach names agent/attach (host to plugin; params
-	// AgentAttachParams; result AnyResult): an agent attached to the plugin (a
-	// harness's session, mode, model...). Sent again, in the original order, to a
-	// restarted program before any queued message.
-	MethodAgentAttach = "agent/attach"
-	// MethodPrefixPermissions names permissions/* (host to plugin; params
-	// AppParams; result AnyResult): a decision an agent waits for. Past the delay
-	// the request goes to the user, as without a plugin.
-	MethodPrefixPermissions = "permissions/"
-	// MethodPrefixTickets names tickets/* (host to plugin; params AppParams;
-	// result AnyResult): a call about tickets (an import, a call to a service).
-	MethodPrefixTickets = "tickets/"
-	// MethodPrefixForge names forge/* (host to plugin; params AppParams; result
-	// AnyResult): a call about a forge (repositories, pull requests).
-	MethodPrefixForge = "forge/"
-	// MethodPrefixWorkflow names workflow/* (host to plugin; params AppParams;
-	// result AnyResult): a call about a workflow.
-	MethodPrefixWorkflow = "workflow/"
-	// MethodEngineOneShot names engine/oneShot (host to plugin; params AppParams;
-	// result AnyResult): a one-shot request to the plugin's engine; params are the
-	// app's.
-	MethodEngineOneShot = "engine/oneShot"
-	// MethodTimerFired names timer/fired (host to plugin; a notification; WASM
-	// plugins only; params TimerRef): a timer set with timer/set is due.
-	MethodTimerFired = "timer/fired"
-	// MethodNetChunk names net/chunk (host to plugin; a notification; WASM plugins
-	// only; params NetChunkParams): a piece of the body of a net/stream.
-	MethodNetChunk = "net/chunk"
-	// MethodNetEnd names net/end (host to plugin; a notification; WASM plugins
-	// only; params NetEndParams): a net/stream is over; error says why when it did
-	// not end well.
-	MethodNetEnd = "net/end"
-	// MethodWsMessage names ws/message (host to plugin; a notification; WASM
-	// plugins only; params WsMessageParams): a message arrived on a socket opened
-	// with ws/open.
-	MethodWsMessage = "ws/message"
-	// MethodWsClosed names ws/closed (host to plugin; a notification; WASM plugins
-	// only; params WsClosedParams): a socket opened with ws/open is closed.
-	MethodWsClosed = "ws/closed"
-	// MethodSecretsGet names secrets/get (plugin to host; params SecretsGetParams;
-	// result SecretsGetResult): a secret of the plugin, from the keychain entry
-	// plugin:<id>:<key>, or null when none is kept under that key.
-	MethodSecretsGet = "secrets/get"
-	// MethodSettingsGet names settings/get (plugin to host; params
-	// SettingsGetParams; result SettingsGetResult): the settings the user chose,
-	// without those left at their default and never a secret; with project, that
-	// project's .escouade.yml values go first.
-	MethodSettingsGet = "settings/get"
-	// MethodLog names log (plugin to host; a notification; params LogParams): a
-	// line for the plugin's journal. No answer.
-	MethodLog = "log"
-	// MethodFilesRead names files/read (plugin to host; params FilesReadParams;
-	// result Text): the text of a file of the plugin's folder: UTF-8, 256 KB at
-	// most.
-	MethodFilesRead = "files/read"
-	// MethodNetFetch names net/fetch (plugin to host; WASM plugins only; params
-	// FetchParams; result FetchResult): an https request to a host of
-	// permissions.network, following no redirect, within the time and size limits.
-	MethodNetFetch = "net/fetch"
-	// MethodNetStream names net/stream (plugin to host; WASM plugins only; params
-	// FetchParams; result StreamResult): like net/fetch, answered when the headers
-	// arrive; the body follows as net/chunk notifications, then net/end.
-	MethodNetStream = "net/stream"
-	// MethodNetCancel names net/cancel (plugin to host; WASM plugins only; params
-	// StreamRef; result Null): stops a net/stream.
-	MethodNetCancel = "net/cancel"
-	// MethodWsOpen names ws/open (plugin to host; WASM plugins only; params
-	// WsOpenParams; result SocketRef): opens a websocket (wss:// only, same host
-	// rules as net/fetch; 16 sockets at most).
-	MethodWsOpen = "ws/open"
-	// MethodWsSend names ws/send (plugin to host; WASM plugins only; params
-	// WsSendParams; result Null): sends a message (1 MiB at most) on a socket.
-	MethodWsSend = "ws/send"
-	// MethodWsClose names ws/close (plugin to host; WASM plugins only; params
-	// WsCloseParams; result Null): closes a socket.
-	MethodWsClose = "ws/close"
-	// MethodTimerSet names timer/set (plugin to host; WASM plugins only; params
-	// TimerSetParams; result TimerRef): sets a timer; the host sends timer/fired
-	// when it is due. 64 pending at most.
-	MethodTimerSet = "timer/set"
-	// MethodTimerClear names timer/clear (plugin to host; WASM plugins only;
-	// params TimerRef; result Null): clears a timer that has not fired.
-	MethodTimerClear = "timer/clear"
-	// MethodFsRead names fs/read (plugin to host; WASM plugins only; params
-	// FsPathParams; result Text): the text of a file under a granted root, 8 MiB
-	// at most.
-	MethodFsRead = "fs/read"
-	// MethodFsWrite names fs/write (plugin to host; WASM plugins only; params
-	// FsWriteParams; result Null): writes a text file under a granted root that is
-	// not read-only; its folder must exist (fs/mkdir makes it).
-	MethodFsWrite = "fs/write"
-	// MethodFsList names fs/list (plugin to host; WASM plugins only; params
-	// FsPathParams; result FsListResult): the entries of a folder under a granted
-	// root.
-	MethodFsList = "fs/list"
-	// MethodFsStat names fs/stat (plugin to host; WASM plugins only; params
-	// FsPathParams; result FsStatResult): the size, kind and modification time of
-	// a file or folder under a granted root.
-	MethodFsStat = "fs/stat"
-	// MethodFsRemove names fs/remove (plugin to host; WASM plugins only; params
-	// FsPathParams; result Null): removes a file or an empty folder under a
-	// granted root that is not read-only.
-	MethodFsRemove = "fs/remove"
-	// MethodFsMkdir names fs/mkdir (plugin to host; WASM plugins only; params
-	// FsPathParams; result Null): makes a folder, and its missing parents, under a
-	// granted root that is not read-only.
-	MethodFsMkdir = "fs/mkdir"
-	// MethodProcRun names proc/run (plugin to host; WASM plugins only; params
-	// ProcRunParams; result ProcRunResult): runs a program of
-	// permissions.programs, found in PATH, with no shell, in its own process
-	// group; each output capped at 1 MiB, 60 s at most.
-	MethodProcRun = "proc/run"
-)
-
-// Error codes of protocol 1 (JSON-RPC's and Escouade's,
-// docs/protocol.md#7-what-the-host-serves-a-process).
-const (
-	CodeParseError     = -32700
-	CodeInvalidRequest = -32600
-	CodeMethodNotFound = -32601
-	CodeInvalidParams  = -32602
-	CodeInternalError  = -32603
-	CodeNotYours       = -32001
-	CodeKeychain       = -32002
-	CodeForbidden      = -32003
-	CodeFailed         = -32004
-	CodeMissing        = -32005
-)
-
-// The environment variables a process plugin gets
-// (docs/protocol.md#2-starting-the-program).
-const (
-	EnvPluginID  = "ESCOUADE_PLUGIN_ID"
-	EnvPluginAPI = "ESCOUADE_PLUGIN_API"
-	EnvVersion   = "ESCOUADE_VERSION"
-	EnvLang      = "ESCOUADE_LANG"
+	MethodInitialize                 = vocab.MethodInitialize
+	MethodShutdown                   = vocab.MethodShutdown
+	MethodPrefixEvent                = vocab.MethodPrefixEvent
+	MethodAgentAttach                = vocab.MethodAgentAttach
+	MethodPrefixPermissions          = vocab.MethodPrefixPermissions
+	MethodPrefixTickets              = vocab.MethodPrefixTickets
+	MethodPrefixForge                = vocab.MethodPrefixForge
+	MethodPrefixWorkflow             = vocab.MethodPrefixWorkflow
+	MethodEngineOneShot              = vocab.MethodEngineOneShot
+	MethodTimerFired                 = vocab.MethodTimerFired
+	MethodNetChunk                   = vocab.MethodNetChunk
+	MethodNetEnd                     = vocab.MethodNetEnd
+	MethodWsMessage                  = vocab.MethodWsMessage
+	MethodWsClosed                   = vocab.MethodWsClosed
+	MethodSecretsGet                 = vocab.MethodSecretsGet
+	MethodSettingsGet                = vocab.MethodSettingsGet
+	MethodLog                        = vocab.MethodLog
+	MethodFilesRead                  = vocab.MethodFilesRead
+	MethodNetFetch                   = vocab.MethodNetFetch
+	MethodNetStream                  = vocab.MethodNetStream
+	MethodNetCancel                  = vocab.MethodNetCancel
+	MethodWsOpen                     = vocab.MethodWsOpen
+	MethodWsSend                     = vocab.MethodWsSend
+	MethodWsClose                    = vocab.MethodWsClose
+	MethodTimerSet                   = vocab.MethodTimerSet
+	MethodTimerClear                 = vocab.MethodTimerClear
+	MethodFsRead                     = vocab.MethodFsRead
+	MethodFsWrite                    = vocab.MethodFsWrite
+	MethodFsList                     = vocab.MethodFsList
+	MethodFsStat                     = vocab.MethodFsStat
+	MethodFsRemove                   = vocab.MethodFsRemove
+	MethodFsMkdir                    = vocab.MethodFsMkdir
+	MethodProcRun                    = vocab.MethodProcRun
+	CodeParseError                   = vocab.CodeParseError
+	CodeInvalidRequest               = vocab.CodeInvalidRequest
+	CodeMethodNotFound               = vocab.CodeMethodNotFound
+	CodeInvalidParams                = vocab.CodeInvalidParams
+	CodeInternalError                = vocab.CodeInternalError
+	CodeNotYours                     = vocab.CodeNotYours
+	CodeKeychain                     = vocab.CodeKeychain
+	CodeForbidden                    = vocab.CodeForbidden
+	CodeFailed                       = vocab.CodeFailed
+	CodeMissing                      = vocab.CodeMissing
+	MessageParseError                = vocab.MessageParseError
+	MessageInvalidRequest            = vocab.MessageInvalidRequest
+	MessageMethodNotFound            = vocab.MessageMethodNotFound
+	MessageInvalidParams             = vocab.MessageInvalidParams
+	MessageInternalError             = vocab.MessageInternalError
+	MessageNotYours                  = vocab.MessageNotYours
+	MessageKeychain                  = vocab.MessageKeychain
+	MessageForbidden                 = vocab.MessageForbidden
+	MessageFailed                    = vocab.MessageFailed
+	MessageMissing                   = vocab.MessageMissing
+	MessageNoSuchMethod              = vocab.MessageNoSuchMethod
+	MessageNoSuchFile                = vocab.MessageNoSuchFile
+	MessageForbiddenRead             = vocab.MessageForbiddenRead
+	MessageForbiddenFile             = vocab.MessageForbiddenFile
+	MessageForbiddenAddress          = vocab.MessageForbiddenAddress
+	MessageForbiddenProgram          = vocab.MessageForbiddenProgram
+	MessageTooManyTimers             = vocab.MessageTooManyTimers
+	MessageRequestFailed             = vocab.MessageRequestFailed
+	MessageFolderUnopened            = vocab.MessageFolderUnopened
+	MessageNotRegularFile            = vocab.MessageNotRegularFile
+	MessageNotText                   = vocab.MessageNotText
+	MessageFileUnreadable            = vocab.MessageFileUnreadable
+	MessagePathTooLong               = vocab.MessagePathTooLong
+	MessageFileTooLarge              = vocab.MessageFileTooLarge
+	MessageProjectSettingsUnreadable = vocab.MessageProjectSettingsUnreadable
+	MessageFileSystemFailed          = vocab.MessageFileSystemFailed
+	MessageProgramFailed             = vocab.MessageProgramFailed
+	MessageInstanceEnded             = vocab.MessageInstanceEnded
+	EnvPluginID                      = vocab.EnvPluginID
+	EnvPluginAPI                     = vocab.EnvPluginAPI
+	EnvVersion                       = vocab.EnvVersion
+	EnvLang                          = vocab.EnvLang
 )

@@ -10,8 +10,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 func (s *Service) read(ctx context.Context, params json.RawMessage) (any, error) {
@@ -130,7 +131,7 @@ func (s *Service) write(_ context.Context, params json.RawMessage) (any, error) 
 
 // noFolder is the reason of a write whose folder is missing: fs/write
 // answers no -32005 (the schema's errors), so it fails and names the fix.
-const noFolder = "its folder does not exist (" + proto.MethodFsMkdir + " makes it)"
+const noFolder = "its folder does not exist (" + vocab.MethodFsMkdir + " makes it)"
 
 func (s *Service) writeText(root *os.Root, loc Location, text string) *services.Error {
 	r, refusal := walk(root, loc, true)

@@ -6,9 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // AgentRoots are the folders of an attached agent; an empty one is a
@@ -101,13 +102,13 @@ func (r *Roots) dir(root proto.FileRoot, path, agent string) (string, *services.
 func where(root proto.FileRoot, path string) string { return fmt.Sprintf("%s %q", root, path) }
 
 func forbidden(root proto.FileRoot, path, why string) *services.Error {
-	return &services.Error{Code: services.CodeForbidden, Message: "The plugin may not reach this file.", Reason: where(root, path) + ": " + why}
+	return &services.Error{Code: services.CodeForbidden, Message: vocab.MessageForbiddenFile, Reason: where(root, path) + ": " + why}
 }
 
 func missing(root proto.FileRoot, path string) *services.Error {
-	return &services.Error{Code: services.CodeMissing, Message: "No such file.", Reason: where(root, path) + ": no such file"}
+	return &services.Error{Code: services.CodeMissing, Message: vocab.MessageNoSuchFile, Reason: where(root, path) + ": no such file"}
 }
 
 func failed(root proto.FileRoot, path, format string, args ...any) *services.Error {
-	return &services.Error{Code: services.CodeFailed, Message: "The file system failed.", Reason: where(root, path) + ": " + fmt.Sprintf(format, args...)}
+	return &services.Error{Code: services.CodeFailed, Message: vocab.MessageFileSystemFailed, Reason: where(root, path) + ": " + fmt.Sprintf(format, args...)}
 }

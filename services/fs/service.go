@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"os"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // MaxReadBytes is the largest file fs/read hands out: 8 MiB.
@@ -41,12 +42,12 @@ func New(c Config) *Service {
 // Methods gives the handlers of fs/*.
 func (s *Service) Methods() map[string]services.Handler {
 	return map[string]services.Handler{
-		proto.MethodFsRead:   s.read,
-		proto.MethodFsWrite:  s.write,
-		proto.MethodFsList:   s.list,
-		proto.MethodFsStat:   s.stat,
-		proto.MethodFsRemove: s.remove,
-		proto.MethodFsMkdir:  s.mkdir,
+		vocab.MethodFsRead:   s.read,
+		vocab.MethodFsWrite:  s.write,
+		vocab.MethodFsList:   s.list,
+		vocab.MethodFsStat:   s.stat,
+		vocab.MethodFsRemove: s.remove,
+		vocab.MethodFsMkdir:  s.mkdir,
 	}
 }
 

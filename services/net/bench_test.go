@@ -7,8 +7,9 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // The guard's cost on a fetch: the same 1 KiB GET against the same
@@ -44,7 +45,7 @@ func BenchmarkFetchGuarded(b *testing.B) {
 	fetch := s.Methods()["net/fetch"]
 	b.ResetTimer()
 	for b.Loop() {
-		got, err := fetch(b.Context(), params)
+		got, err := services.Call(b.Context(), fetch, params)
 		if err != nil || len(got.(proto.FetchResult).Body) != 1024 {
 			b.Fatalf("%v %v", got, err)
 		}

@@ -12,16 +12,17 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/netguard"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // The causes a request's context ends with, besides the handler's own.
 var (
 	errTimedOut = errors.New("timed out")
 	errClosed   = errors.New("the instance ended")
-	errCanceled = errors.New("canceled by " + proto.MethodNetCancel)
+	errCanceled = errors.New("canceled by " + vocab.MethodNetCancel)
 )
 
 // fetch serves net/fetch: one request, its whole body in the answer.
@@ -141,7 +142,7 @@ func describe(err error, maxBytes int64) string {
 	switch {
 	case errors.Is(err, errFetchTooLarge):
 		return fmt.Sprintf("the body is over the %d bytes a %s answer carries (limits.netMaxBytes %d holds for %s): read it through %s",
-			MaxFetchBytes, proto.MethodNetFetch, maxBytes, proto.MethodNetStream, proto.MethodNetStream)
+			MaxFetchBytes, vocab.MethodNetFetch, maxBytes, vocab.MethodNetStream, vocab.MethodNetStream)
 	case errors.Is(err, errTooLarge):
 		return fmt.Sprintf("the body is over the limit of %d bytes", maxBytes)
 	case errors.Is(err, errNoRoom):

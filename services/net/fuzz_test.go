@@ -52,7 +52,7 @@ func FuzzParams(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, params string) {
 		for method, handle := range s.Methods() {
-			_, err := handle(context.Background(), json.RawMessage(params))
+			_, err := services.Call(context.Background(), handle, json.RawMessage(params))
 			if err == nil {
 				continue
 			}

@@ -169,7 +169,7 @@ func call(t *testing.T, s *Service, method string, params any) (any, error) {
 	if !ok {
 		t.Fatalf("no handler for %s", method)
 	}
-	return h(context.Background(), raw)
+	return services.Call(context.Background(), h, raw)
 }
 
 // refusal is the code and reason of a handler's error.

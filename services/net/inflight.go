@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -38,7 +39,7 @@ var (
 // noRoomSentence says why a fetch found no room, and what to do.
 func noRoomSentence() string {
 	return fmt.Sprintf("the fetches under way hold %d MiB of bodies, the most a plugin may hold at once: fetch fewer at a time, or read large bodies through %s",
-		MaxBytesInFlight>>20, proto.MethodNetStream)
+		MaxBytesInFlight>>20, vocab.MethodNetStream)
 }
 
 // held is what one fetch holds of its instance's bytes in flight. A fetch

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -10,10 +10,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/netguard"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 	"golang.org/x/sync/semaphore"
 )
 
@@ -209,12 +210,12 @@ func (s *Service) afterFunc(d time.Duration, f func()) Timer {
 // Methods gives the handlers of net/* and ws/*.
 func (s *Service) Methods() map[string]services.Handler {
 	return map[string]services.Handler{
-		proto.MethodNetFetch:  s.fetch,
-		proto.MethodNetStream: s.stream,
-		proto.MethodNetCancel: s.cancelStream,
-		proto.MethodWsOpen:    s.wsOpen,
-		proto.MethodWsSend:    s.wsSend,
-		proto.MethodWsClose:   s.wsClose,
+		vocab.MethodNetFetch:  services.AnswerLater(s.fetch), // no slot held while on the way
+		vocab.MethodNetStream: s.stream,
+		vocab.MethodNetCancel: s.cancelStream,
+		vocab.MethodWsOpen:    s.wsOpen,
+		vocab.MethodWsSend:    s.wsSend,
+		vocab.MethodWsClose:   s.wsClose,
 	}
 }
 
@@ -241,9 +242,9 @@ func (s *Service) Close() error {
 // Errors.
 
 func refused(reason string) *services.Error {
-	return &services.Error{Code: services.CodeForbidden, Message: "The plugin may not reach this address.", Reason: reason}
+	return &services.Error{Code: services.CodeForbidden, Message: vocab.MessageForbiddenAddress, Reason: reason}
 }
 
 func failed(reason string) *services.Error {
-	return &services.Error{Code: services.CodeFailed, Message: "The request failed on the way.", Reason: reason}
+	return &services.Error{Code: services.CodeFailed, Message: vocab.MessageFailed, Reason: reason}
 }

@@ -9,9 +9,10 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/netguard"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // chunkBytes is the most one net/chunk carries.
@@ -155,7 +156,7 @@ func (s *Service) pump(ctx context.Context, cancel context.CancelCauseFunc, sile
 	silence.Stop()
 	cancel(nil)
 	s.removeStream(id)
-	s.notify(proto.MethodNetEnd, end)
+	s.notify(vocab.MethodNetEnd, end)
 }
 
 // copyChunks sends the body as net/chunk notifications, resetting the
@@ -171,7 +172,7 @@ func (s *Service) copyChunks(silence Timer, id proto.StreamID, r io.Reader) erro
 			if errors.Is(err, errTooLarge) {
 				return err // the chunk that passes the limit is not sent
 			}
-			s.notify(proto.MethodNetChunk, proto.NetChunkParams{Stream: id, Data: data, BodyEncoding: encoding})
+			s.notify(vocab.MethodNetChunk, proto.NetChunkParams{Stream: id, Data: data, BodyEncoding: encoding})
 		}
 		if errors.Is(err, io.EOF) {
 			return nil

@@ -12,9 +12,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/coder/websocket"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/netguard"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // socket is one websocket of ws/open.
@@ -145,7 +146,7 @@ func (s *Service) readSocket(sock *socket) {
 			// Gone before the plugin hears of it: a ws/send after
 			// ws/closed names no socket.
 			s.releaseSocket(sock)
-			s.notify(proto.MethodWsClosed, proto.WsClosedParams{Socket: sock.id, Code: code, Reason: reason})
+			s.notify(vocab.MethodWsClosed, proto.WsClosedParams{Socket: sock.id, Code: code, Reason: reason})
 			return
 		}
 		msg := proto.WsMessageParams{Socket: sock.id, Binary: typ == websocket.MessageBinary}
@@ -154,7 +155,7 @@ func (s *Service) readSocket(sock *socket) {
 		} else {
 			msg.Data = string(data)
 		}
-		s.notify(proto.MethodWsMessage, msg)
+		s.notify(vocab.MethodWsMessage, msg)
 	}
 }
 

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/coder/websocket"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/netguard"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -13,9 +13,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/services"
 	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // TestTimeLimitKillsTheGroup: at the time limit the program and the
@@ -104,7 +106,7 @@ func shService(t *testing.T, dir string, after func(time.Duration, func()) Timer
 func callSh(svc *Service, script string) (proto.ProcRunResult, error) {
 	raw, _ := json.Marshal(proto.ProcRunParams{Program: "sh", Args: []string{"-c", script}, Agent: "a1",
 		Cwd: proto.FsLocation{Root: "agent", Path: "."}})
-	got, err := svc.Methods()[proto.MethodProcRun](context.Background(), raw)
+	got, err := services.Call(context.Background(), svc.Methods()[vocab.MethodProcRun], raw)
 	if err != nil {
 		return proto.ProcRunResult{}, err
 	}

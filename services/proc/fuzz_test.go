@@ -36,7 +36,7 @@ func FuzzParams(f *testing.F) {
 				return "", exec.ErrNotFound
 			}})
 		defer s.Close()
-		_, err := s.Methods()["proc/run"](context.Background(), json.RawMessage(params))
+		_, err := services.Call(context.Background(), s.Methods()["proc/run"], json.RawMessage(params))
 		var se *services.Error
 		if err == nil || !errors.As(err, &se) || !slices.Contains([]int64{-32602, -32003, -32004}, se.Code) {
 			t.Fatalf("%q: %v", params, err)

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
 	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -132,7 +132,7 @@ func (f *fixture) run(t *testing.T, p proto.ProcRunParams) (any, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return f.svc.Methods()["proc/run"](context.Background(), raw)
+	return services.Call(context.Background(), f.svc.Methods()["proc/run"], raw)
 }
 
 // runNow runs p, firing no timer.

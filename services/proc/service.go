@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/process"
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
 	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // The limits of docs/protocol.md#procrun.
@@ -61,16 +62,36 @@ type Service struct {
 	mu      sync.Mutex
 	closed  bool
 	running map[*run]struct{}
+	// turns holds a place per program running: at most MaxRunning at once,
+	// the next waiting for a place (answered later, it holds no slot of the
+	// connection meanwhile).
+	turns chan struct{}
+}
+
+// MaxRunning is how many programs one instance runs at once.
+const MaxRunning = 64
+
+// runInTurn is proc/run once a place among the MaxRunning is free; the
+// instance ending gives up the wait.
+func (s *Service) runInTurn(ctx context.Context, params json.RawMessage) (any, error) {
+	select {
+	case s.turns <- struct{}{}:
+	case <-ctx.Done():
+		return nil, failed("the instance ended before the program could start")
+	}
+	defer func() { <-s.turns }()
+	return s.run(ctx, params)
 }
 
 // New makes the programs' service of one instance.
 func New(c Config) *Service {
-	return &Service{cfg: c, roots: fssvc.NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir), running: map[*run]struct{}{}}
+	return &Service{cfg: c, roots: fssvc.NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir), running: map[*run]struct{}{}, turns: make(chan struct{}, MaxRunning)}
 }
 
-// Methods gives proc/run.
+// Methods gives proc/run, answered later: while a program runs, the
+// connection that asked holds no goroutine and no request slot for it.
 func (s *Service) Methods() map[string]services.Handler {
-	return map[string]services.Handler{proto.MethodProcRun: s.run}
+	return map[string]services.Handler{vocab.MethodProcRun: services.AnswerLater(s.runInTurn)}
 }
 
 // Close kills every program still running, with all it started.
@@ -204,7 +225,7 @@ func (s *Service) answer(r *run, err error) (any, *services.Error) {
 func (s *Service) noteDropped(r *run) {
 	for name, out := range map[string]*capped{"stdout": r.stdout, "stderr": r.stderr} {
 		if out.dropped > 0 && s.cfg.Journal != nil {
-			s.cfg.Journal(services.TagDropped, fmt.Sprintf("%s %s: %s past %d MiB, %d bytes dropped", proto.MethodProcRun, r.name, name, MaxOutputBytes>>20, out.dropped))
+			s.cfg.Journal(services.TagDropped, fmt.Sprintf("%s %s: %s past %d MiB, %d bytes dropped", vocab.MethodProcRun, r.name, name, MaxOutputBytes>>20, out.dropped))
 		}
 	}
 }
@@ -302,9 +323,9 @@ func (c *capped) Write(p []byte) (int, error) {
 func (c *capped) String() string { return c.buf.String() }
 
 func forbidden(reason string) *services.Error {
-	return &services.Error{Code: services.CodeForbidden, Message: "The plugin may not run this program.", Reason: reason}
+	return &services.Error{Code: services.CodeForbidden, Message: vocab.MessageForbiddenProgram, Reason: reason}
 }
 
 func failed(reason string) *services.Error {
-	return &services.Error{Code: services.CodeFailed, Message: "The program failed to run.", Reason: reason}
+	return &services.Error{Code: services.CodeFailed, Message: vocab.MessageProgramFailed, Reason: reason}
 }

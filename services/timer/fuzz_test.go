@@ -6,8 +6,9 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // FuzzParams checks that any params give either a refusal of -32602 or an
@@ -28,11 +29,11 @@ func FuzzParams(f *testing.F) {
 				continue
 			}
 			switch method {
-			case proto.MethodTimerSet:
+			case vocab.MethodTimerSet:
 				if ref, ok := got.(proto.TimerRef); !ok || ref.Timer < 1 {
 					t.Fatalf("timer/set %q answered %#v", params, got)
 				}
-			case proto.MethodTimerClear:
+			case vocab.MethodTimerClear:
 				if got != nil {
 					t.Fatalf("timer/clear %q answered %#v, want null", params, got)
 				}

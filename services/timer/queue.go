@@ -3,7 +3,7 @@ package timersvc
 import (
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // entry is one pending timer.

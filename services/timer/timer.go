@@ -45,8 +45,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // The limits of docs/protocol.md#limits.
@@ -124,8 +125,8 @@ func New(c Config) *Service {
 // Methods gives timer/set and timer/clear.
 func (s *Service) Methods() map[string]services.Handler {
 	return map[string]services.Handler{
-		proto.MethodTimerSet:   s.set,
-		proto.MethodTimerClear: s.clear,
+		vocab.MethodTimerSet:   s.set,
+		vocab.MethodTimerClear: s.clear,
 	}
 }
 
@@ -190,10 +191,10 @@ func (s *Service) add(d time.Duration) (proto.TimerID, *services.Error) {
 	defer s.mu.Unlock()
 	switch {
 	case s.closed:
-		return 0, &services.Error{Code: services.CodeFailed, Message: "The instance has ended.",
+		return 0, &services.Error{Code: services.CodeFailed, Message: vocab.MessageInstanceEnded,
 			Reason: "the timers of this instance are closed"}
 	case len(s.pending) >= MaxPending:
-		return 0, &services.Error{Code: services.CodeForbidden, Message: "The plugin may not hold more timers.",
+		return 0, &services.Error{Code: services.CodeForbidden, Message: vocab.MessageTooManyTimers,
 			Reason: fmt.Sprintf("%d timers pending: at most %d at once", len(s.pending)+1, MaxPending)}
 	}
 	s.lastID++
@@ -278,8 +279,8 @@ func (s *Service) stillPending(e *entry) bool {
 
 // notify sends timer/fired for id.
 func (s *Service) notify(id proto.TimerID) {
-	if err := s.peer.Notify(proto.MethodTimerFired, proto.TimerRef{Timer: id}); err != nil {
-		s.journal(TagDropped, fmt.Sprintf("%s: timer %d not sent: %v", proto.MethodTimerFired, id, err))
+	if err := s.peer.Notify(vocab.MethodTimerFired, proto.TimerRef{Timer: id}); err != nil {
+		s.journal(TagDropped, fmt.Sprintf("%s: timer %d not sent: %v", vocab.MethodTimerFired, id, err))
 	}
 }
 
@@ -323,5 +324,5 @@ func excerpt(raw json.RawMessage) string {
 
 func invalidParams(format string, args ...any) *services.Error {
 	reason := fmt.Sprintf(format, args...)
-	return &services.Error{Code: services.CodeInvalidParams, Message: "Invalid params: " + reason + ".", Reason: reason}
+	return &services.Error{Code: services.CodeInvalidParams, Message: vocab.MessageInvalidParams + ": " + reason + ".", Reason: reason}
 }

@@ -12,8 +12,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/escouade-dev/escouade-plugin/kit/proto"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/vocab"
+	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
 // peer records the notifications a Service sends; err, when set, refuses
@@ -30,7 +31,7 @@ func (p *peer) Notify(method string, params any) error {
 	if p.err != nil {
 		return p.err
 	}
-	if method != proto.MethodTimerFired {
+	if method != vocab.MethodTimerFired {
 		panic("unexpected notification " + method)
 	}
 	p.fired = append(p.fired, params.(proto.TimerRef).Timer)
@@ -56,7 +57,7 @@ func call(t *testing.T, s *Service, method, params string) (any, error) {
 // set sets a timer of ms and returns its id.
 func set(t *testing.T, s *Service, ms int) proto.TimerID {
 	t.Helper()
-	got, err := call(t, s, proto.MethodTimerSet, fmt.Sprintf(`{"ms":%d}`, ms))
+	got, err := call(t, s, vocab.MethodTimerSet, fmt.Sprintf(`{"ms":%d}`, ms))
 	if err != nil {
 		t.Fatalf("timer/set %d: %v", ms, err)
 	}
@@ -66,7 +67,7 @@ func set(t *testing.T, s *Service, ms int) proto.TimerID {
 // clearTimer clears id and checks the answer is null.
 func clearTimer(t *testing.T, s *Service, id proto.TimerID) {
 	t.Helper()
-	got, err := call(t, s, proto.MethodTimerClear, fmt.Sprintf(`{"timer":%d}`, id))
+	got, err := call(t, s, vocab.MethodTimerClear, fmt.Sprintf(`{"timer":%d}`, id))
 	if err != nil || got != nil {
 		t.Fatalf("timer/clear %d = %v, %v; want nil, nil", id, got, err)
 	}
@@ -197,7 +198,7 @@ func TestAtMost64Pending(t *testing.T) {
 		for i := range MaxPending {
 			ids = append(ids, set(t, s, 1000+i))
 		}
-		_, err := call(t, s, proto.MethodTimerSet, `{"ms":5}`)
+		_, err := call(t, s, vocab.MethodTimerSet, `{"ms":5}`)
 		want := &services.Error{Code: services.CodeForbidden, Message: "The plugin may not hold more timers.",
 			Reason: "65 timers pending: at most 64 at once"}
 		if diff := cmp.Diff(want, err); diff != "" {
@@ -205,7 +206,7 @@ func TestAtMost64Pending(t *testing.T) {
 		}
 		clearTimer(t, s, ids[0])
 		freed := set(t, s, 5) // a clear frees a place
-		if _, err := call(t, s, proto.MethodTimerSet, `{"ms":5}`); err == nil {
+		if _, err := call(t, s, vocab.MethodTimerSet, `{"ms":5}`); err == nil {
 			t.Fatal("a 65th timer was taken after one was cleared and one set")
 		}
 		after(10 * time.Millisecond) // freed fires: a place again
@@ -235,7 +236,7 @@ func TestCloseStopsEveryPendingTimer(t *testing.T) {
 		if diff := cmp.Diff([]proto.TimerID{1}, p.Fired()); diff != "" {
 			t.Errorf("fired (-want +got):\n%s", diff)
 		}
-		_, err := call(t, s, proto.MethodTimerSet, `{"ms":5}`)
+		_, err := call(t, s, vocab.MethodTimerSet, `{"ms":5}`)
 		if !errors.Is(err, &services.Error{Code: services.CodeFailed}) {
 			t.Errorf("timer/set after Close: %v, want -32004", err)
 		}
@@ -344,19 +345,19 @@ func TestParamsThatDoNotHold(t *testing.T) {
 	tests := []struct {
 		method, params, reason string
 	}{
-		{proto.MethodTimerSet, `{}`, "params.ms is required"},
-		{proto.MethodTimerSet, ``, "params must be an object with ms"},
-		{proto.MethodTimerSet, `[10]`, "params must be an object with ms"},
-		{proto.MethodTimerSet, `{"ms":-1}`, "params.ms must be between 0 and 2147483647, not -1"},
-		{proto.MethodTimerSet, `{"ms":2147483648}`, "params.ms must be between 0 and 2147483647, not 2147483648"},
-		{proto.MethodTimerSet, `{"ms":1.5}`, "params.ms must be an integer, not 1.5"},
-		{proto.MethodTimerSet, `{"ms":"10"}`, `params.ms must be an integer, not "10"`},
-		{proto.MethodTimerSet, `{"ms":null}`, "params.ms must be an integer, not null"},
-		{proto.MethodTimerSet, `{"ms":10,"repeat":true}`, "params.repeat is not a known field"},
-		{proto.MethodTimerSet, `{"ms":10`, "params is not a valid JSON object"},
-		{proto.MethodTimerClear, `{}`, "params.timer is required"},
-		{proto.MethodTimerClear, `{"timer":0}`, "params.timer must be 1 or more, not 0"},
-		{proto.MethodTimerClear, `{"timer":"1"}`, `params.timer must be an integer, not "1"`},
+		{vocab.MethodTimerSet, `{}`, "params.ms is required"},
+		{vocab.MethodTimerSet, ``, "params must be an object with ms"},
+		{vocab.MethodTimerSet, `[10]`, "params must be an object with ms"},
+		{vocab.MethodTimerSet, `{"ms":-1}`, "params.ms must be between 0 and 2147483647, not -1"},
+		{vocab.MethodTimerSet, `{"ms":2147483648}`, "params.ms must be between 0 and 2147483647, not 2147483648"},
+		{vocab.MethodTimerSet, `{"ms":1.5}`, "params.ms must be an integer, not 1.5"},
+		{vocab.MethodTimerSet, `{"ms":"10"}`, `params.ms must be an integer, not "10"`},
+		{vocab.MethodTimerSet, `{"ms":null}`, "params.ms must be an integer, not null"},
+		{vocab.MethodTimerSet, `{"ms":10,"repeat":true}`, "params.repeat is not a known field"},
+		{vocab.MethodTimerSet, `{"ms":10`, "params is not a valid JSON object"},
+		{vocab.MethodTimerClear, `{}`, "params.timer is required"},
+		{vocab.MethodTimerClear, `{"timer":0}`, "params.timer must be 1 or more, not 0"},
+		{vocab.MethodTimerClear, `{"timer":"1"}`, `params.timer must be an integer, not "1"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.params, func(t *testing.T) {
@@ -379,7 +380,7 @@ func TestConcurrentSetsAndClears(t *testing.T) {
 		p := &peer{}
 		s := newService(p)
 		defer s.Close()
-		setH, clearH := s.Methods()[proto.MethodTimerSet], s.Methods()[proto.MethodTimerClear]
+		setH, clearH := s.Methods()[vocab.MethodTimerSet], s.Methods()[vocab.MethodTimerClear]
 		var wg sync.WaitGroup
 		for g := range 8 {
 			wg.Go(func() {
