@@ -42,7 +42,7 @@ type ServiceMaker func(ctx context.Context, env ServiceEnv) (services.Service, e
 
 // offer is one service the host makes for every instance of the kinds
 // it is offered to: the built-in one to all, the module services to
-// modules only (a process has its own network, clock and disk, and gets
+// modules only (a program the OS runs has its own network, clock and disk, and gets
 // -32601 for their methods).
 type offer struct {
 	modulesOnly bool

@@ -5,18 +5,31 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
-// countDown counts one arrival, until the group is done; it reports
-// whether this one was counted.
-func countDown(wg *sync.WaitGroup) (counted bool) {
-	defer func() { counted = recover() == nil }()
-	wg.Done() // past zero it panics: the barrier is already open
-	return true
+// barrier opens once n have arrived; an arrival past n finds it open.
+type barrier struct {
+	left atomic.Int64
+	open chan struct{}
+}
+
+func newBarrier(n int) *barrier {
+	b := &barrier{open: make(chan struct{})}
+	b.left.Store(int64(n))
+	return b
+}
+
+// arrive counts one arrival and waits until the barrier is open.
+func (b *barrier) arrive() {
+	if b.left.Add(-1) == 0 {
+		close(b.open)
+	}
+	<-b.open
 }
 
 // The kit runs with the default bounds: 64 of the host's requests served
@@ -33,15 +46,14 @@ func TestHandlersWaitingForTheHostPastTheBound(t *testing.T) {
 	})
 	// The host answers no secrets/get before 64 wait for it: every slot of
 	// the kit is then held by a handler waiting for the host.
-	var asked sync.WaitGroup
-	asked.Add(jsonrpc.DefaultMaxRequests)
+	asked := newBarrier(jsonrpc.DefaultMaxRequests)
 	var once sync.Map
 	h := startPlugin(t, p, func(m *jsonrpc.Message) (any, error) {
 		if m.Method != vocab.MethodSecretsGet {
 			return nil, jsonrpc.ErrMethodNotFound
 		}
-		if _, seen := once.LoadOrStore(m.ID.String(), true); !seen && countDown(&asked) {
-			asked.Wait()
+		if _, seen := once.LoadOrStore(m.ID.String(), true); !seen {
+			asked.arrive()
 		}
 		return "v", nil
 	})
