@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 )
@@ -94,7 +95,9 @@ func stderrIsNotAnItem(t *testing.T) {
 			t.Errorf("a stderr line became an item: %+v", it)
 		}
 	}
-	if !slices.Contains(stderr.get(), "fake-acp: a line on stderr") {
+	// The agent's stderr is read beside its stdout: its line may come
+	// after the turn's end, so it is waited for.
+	if !stderr.waitFor("fake-acp: a line on stderr", time.Minute) {
 		t.Errorf("the app did not get the stderr line: %q", stderr.get())
 	}
 }

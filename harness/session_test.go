@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -162,9 +163,41 @@ func TestAgentRefusesToStart(t *testing.T) {
 type lockedLines struct {
 	mu    sync.Mutex
 	lines []string
+	wake  chan struct{} // closed at the next add, for those waiting
 }
 
-func (l *lockedLines) add(s string) { l.mu.Lock(); l.lines = append(l.lines, s); l.mu.Unlock() }
+func (l *lockedLines) add(s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lines = append(l.lines, s)
+	if l.wake != nil {
+		close(l.wake)
+		l.wake = nil
+	}
+}
+
+// waitFor waits until want is among the lines, or until d has passed
+// (a bound for a broken run only); it reports whether want came.
+func (l *lockedLines) waitFor(want string, d time.Duration) bool {
+	deadline := time.After(d)
+	for {
+		l.mu.Lock()
+		if slices.Contains(l.lines, want) {
+			l.mu.Unlock()
+			return true
+		}
+		if l.wake == nil {
+			l.wake = make(chan struct{})
+		}
+		wake := l.wake
+		l.mu.Unlock()
+		select {
+		case <-wake:
+		case <-deadline:
+			return false
+		}
+	}
+}
 
 func (l *lockedLines) get() []string {
 	l.mu.Lock()
