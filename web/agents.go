@@ -342,18 +342,7 @@ func (s *Server) streamAgentChanges(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	for {
-		select {
-		case msg, open := <-changes:
-			if !open {
-				return
-			}
-			w.Write(msg)
-			f.Flush()
-		case <-r.Context().Done():
-			return
-		}
-	}
+	relay(w, f, r, changes)
 }
 
 func (s *Server) writeAgentState(w http.ResponseWriter, id string) {

@@ -92,6 +92,23 @@ func sse(event, data string) []byte {
 	return fmt.Appendf(nil, "event: %s\ndata: %s\n\n", event, data)
 }
 
+// relay writes each event of ch to a stream as it comes, until ch closes
+// or the page goes away.
+func relay(w http.ResponseWriter, f http.Flusher, r *http.Request, ch <-chan []byte) {
+	for {
+		select {
+		case msg, open := <-ch:
+			if !open {
+				return
+			}
+			w.Write(msg)
+			f.Flush()
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
 // startStream answers with an event stream, or false when the writer
 // cannot flush.
 func startStream(w http.ResponseWriter) (http.Flusher, bool) {
@@ -127,18 +144,7 @@ func (s *Server) streamStates(w http.ResponseWriter, r *http.Request) {
 		w.Write(sse("state", string(data)))
 	}
 	f.Flush()
-	for {
-		select {
-		case msg, open := <-ch:
-			if !open {
-				return
-			}
-			w.Write(msg)
-			f.Flush()
-		case <-r.Context().Done():
-			return
-		}
-	}
+	relay(w, f, r, ch)
 }
 
 // streamJournal sends the last 500 lines of a plugin's journal ("reset"),
