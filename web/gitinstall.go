@@ -45,3 +45,19 @@ func (s *Server) gitSourceOf(dir string, form url.Values) string {
 	}
 	return strings.TrimSpace(form.Get("source"))
 }
+
+// checkoutCommit is the commit of a plugin installed from git, as its
+// checkout's folder names it (<home>/git/<repository>/<commit>, the first
+// 12 hex digits of the commit; the checkout keeps no .git), or "" when
+// dir is not such a checkout.
+func (s *Server) checkoutCommit(dir string) string {
+	dir = filepath.Clean(dir)
+	if filepath.Dir(filepath.Dir(dir)) != filepath.Join(s.home, registry.GitDir) {
+		return ""
+	}
+	commit := filepath.Base(dir)
+	if strings.Trim(commit, "0123456789abcdef") != "" {
+		return ""
+	}
+	return commit
+}

@@ -69,6 +69,28 @@ func TestBrowserInstallFromAGitRepository(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(en.Dir, manifest.FileName)); err != nil {
 		t.Errorf("the checkout has no manifest: %v", err)
 	}
+
+	// The plugin's page says where it came from, and at which commit.
+	head := gitHead(t, bare)
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(v.url()),
+		click("link", "View fixture"),
+		waitText("Installed from "+source+" at commit "+head[:12]),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	screenshot(t, ctx, "plugin-from-git")
+}
+
+// gitHead is the commit a repository's HEAD names.
+func gitHead(t *testing.T, repo string) string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", repo, "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatalf("git rev-parse: %v", err)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // A URL the egress guard refuses is refused on the page with its reason,

@@ -33,6 +33,7 @@ type row struct {
 	Disabled                                  bool
 	Runs                                      bool   // it has a program Restart can start
 	Review                                    string // why its folder needs a review, if it does
+	Source, Commit                            string // the git repository it was installed from, and its commit
 	State                                     stateView
 	Manifest                                  *manifest.Manifest
 	Plugin                                    *host.Plugin
@@ -49,6 +50,9 @@ func (s *Server) rows(reg *registry.Registry) []row {
 
 func (s *Server) rowOf(en registry.Entry) row {
 	r := row{ID: en.ID, Name: en.ID, Version: en.Version, Dir: en.Dir, Disabled: en.Disabled, Entry: en}
+	if en.Source != "" {
+		r.Source, r.Commit = safetext.Line(en.Source), s.checkoutCommit(en.Dir)
+	}
 	p, ok := s.host.Plugin(en.ID)
 	if !ok {
 		why, _ := s.brokenReason(en.ID)
