@@ -106,6 +106,7 @@ func (i *instance) launch(spec transport.LaunchSpec) bool {
 	conn := jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
 		Handle:       i.svc.handle,
 		Bind:         i.svc.bind,
+		InOrder:      i.svc.inOrder,
 		OnEvent:      p.onWireEvent,
 		WriteTimeout: p.h.opts.WriteTimeout,
 		Context:      i.ctx,

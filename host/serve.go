@@ -87,6 +87,7 @@ type serviceSet struct {
 	module  bool
 	conn    *jsonrpc.Conn
 	methods map[string]services.Handler
+	ordered map[string]bool // methods served in the order of the lines
 	owned   []services.Service
 }
 
@@ -97,7 +98,8 @@ func (p *Plugin) servicesFor(i *instance, spec transport.LaunchSpec) *serviceSet
 	p.mu.Unlock()
 	env := ServiceEnv{Manifest: spec.Manifest, Granted: granted, Settings: settings, Journal: p.journal.Write,
 		Mask: p.journal.Mask, Attached: p.attached, Home: p.h.opts.Home}
-	return &serviceSet{p: p, ctx: i.ctx, env: env, module: isModule(spec.Manifest.Run.Kind()), methods: map[string]services.Handler{}}
+	return &serviceSet{p: p, ctx: i.ctx, env: env, module: isModule(spec.Manifest.Run.Kind()),
+		methods: map[string]services.Handler{}, ordered: map[string]bool{}}
 }
 
 // isModule reports whether programs of kind run inside the host.
@@ -124,8 +126,17 @@ func (s *serviceSet) bind(conn *jsonrpc.Conn) {
 		for name, h := range svc.Methods() {
 			s.methods[name] = h
 		}
+		if o, ok := svc.(services.Ordered); ok {
+			for _, name := range o.InOrder() {
+				s.ordered[name] = true
+			}
+		}
 	}
 }
+
+// inOrder reports whether a method is served in the order of the lines;
+// bind wrote the set before the first line was read.
+func (s *serviceSet) inOrder(method string) bool { return s.ordered[method] }
 
 // close releases what the services hold for the instance.
 func (s *serviceSet) close() {

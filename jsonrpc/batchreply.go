@@ -64,7 +64,10 @@ func (c *Conn) serveBatch(items []Item, lineBytes int) {
 		if stopped {
 			return // nothing will be written
 		}
-		if now {
+		switch {
+		case now && c.inOrder(m):
+			c.serveOwed(o, m)
+		case now:
 			c.serving.Go(func() { c.serveOwed(o, m) })
 		}
 	}

@@ -28,7 +28,9 @@ func (c *Conn) readLoop() {
 			c.deadliner.SetReadDeadline(time.Time{}) // a kick meant for a caller
 			continue
 		}
-		if req != nil {
+		if req != nil && c.inOrder(req) {
+			c.serveOwed(o, req)
+		} else if req != nil {
 			c.serving.Add(1)
 			go c.readLoop()
 			c.serveOwed(o, req)
@@ -241,4 +243,10 @@ func (c *Conn) sendFailed(err error) {
 	if !errors.Is(err, ErrClosed) && !errors.Is(err, ErrLineTooLong) {
 		c.fail(err)
 	}
+}
+
+// inOrder reports whether m is served by its reader, before the next line
+// (Options.InOrder).
+func (c *Conn) inOrder(m *Message) bool {
+	return c.opts.InOrder != nil && c.opts.InOrder(m.Method)
 }

@@ -182,7 +182,10 @@ func (c *Conn) readOwnAnswer(ctx context.Context, call *pendingCall) (out outcom
 		case readKicked:
 			c.deadliner.SetReadDeadline(time.Time{})
 		}
-		if req != nil {
+		switch {
+		case req != nil && c.inOrder(req):
+			c.serveOwed(o, req)
+		case req != nil:
 			c.serving.Go(func() { c.serveOwed(o, req) })
 		}
 	}

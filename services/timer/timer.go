@@ -122,6 +122,13 @@ func New(c Config) *Service {
 	return s
 }
 
+// InOrder names timer/set and timer/clear: the 65th timer/set of the
+// lines is the one refused (docs/protocol.md#timer), and a clear follows
+// the set before it.
+func (s *Service) InOrder() []string {
+	return []string{vocab.MethodTimerSet, vocab.MethodTimerClear}
+}
+
 // Methods gives timer/set and timer/clear.
 func (s *Service) Methods() map[string]services.Handler {
 	return map[string]services.Handler{
