@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -346,6 +347,17 @@ func TestThroughTheHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The plugin's log notifications are served beside its answers: the
+	// line it logged before answering may be journaled just after the
+	// answer came, so it is waited for before the host closes.
+	greeted := make(chan struct{})
+	var greetedOnce sync.Once
+	stopWatching := p.Journal().Subscribe(func(line string) {
+		if strings.Contains(line, " log.info greeted Ada") {
+			greetedOnce.Do(func() { close(greeted) })
+		}
+	})
+	defer stopWatching()
 	callCtx, cancel := context.WithTimeout(ctx, testTimeout)
 	defer cancel()
 	o := p.Call(callCtx, "hello/greet", map[string]any{"name": "Ada", "delayMs": 20})
@@ -354,6 +366,11 @@ func TestThroughTheHost(t *testing.T) {
 	}
 	if diff := cmp.Diff(`{"text":"HI, ADA!","emoji":"👋","token":true,"waited":20}`, string(o.Result)); diff != "" {
 		t.Errorf("hello/greet (-want +got):\n%s", diff)
+	}
+	select {
+	case <-greeted:
+	case <-callCtx.Done():
+		t.Errorf("the journal never got the plugin's log line:\n%s", journalText(p))
 	}
 	if err := h.Close(ctx); err != nil {
 		t.Errorf("Close: %v", err)
