@@ -10,30 +10,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
-
-// gitBare makes a bare repository holding the folder dir, as a person
-// publishes a plugin.
-func gitBare(t *testing.T, dir string) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	bare := filepath.Join(t.TempDir(), "plugin.git")
-	for _, args := range [][]string{
-		{"-C", dir, "init", "-q"}, {"-C", dir, "add", "-A"},
-		{"-C", dir, "-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-qm", "plugin"},
-		{"clone", "-q", "--bare", dir, bare},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	return bare
-}
 
 // A person types a repository's file:// URL in "In development": it is
 // cloned into the home, the same window shows, and the install records
@@ -41,7 +20,7 @@ func gitBare(t *testing.T, dir string) string {
 func TestBrowserInstallFromAGitRepository(t *testing.T) {
 	ctx := browser(t)
 	v := startView(t, "")
-	bare := gitBare(t, pluginFolder(t, fixtureManifest("1.0.0")))
+	bare := testutil.GitBare(t, pluginFolder(t, fixtureManifest("1.0.0")))
 	source := "file://" + filepath.ToSlash(bare)
 
 	err := chromedp.Do(ctx,

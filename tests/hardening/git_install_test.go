@@ -4,32 +4,12 @@ package hardening
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// publish commits the folder dir and makes a bare repository of it.
-func publish(t *testing.T, dir string) string {
-	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
-	bare := filepath.Join(t.TempDir(), "plugin.git")
-	for _, args := range [][]string{
-		{"-C", dir, "init", "-q"}, {"-C", dir, "add", "-A"},
-		{"-C", dir, "-c", "user.email=t@example.org", "-c", "user.name=t", "commit", "-qm", "plugin"},
-		{"clone", "-q", "--bare", dir, bare},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	return bare
-}
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
+)
 
 // install URL through the built command, with a hostile user
 // configuration around it (a template hook, a hooks path) and hooks in
@@ -38,7 +18,7 @@ func publish(t *testing.T, dir string) string {
 func TestInstallFromAGitRepositoryRunsNoHook(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "hook-ran")
 	hook := []byte("#!/bin/sh\ntouch " + marker + "\n")
-	bare := publish(t, plugin{fixture: "puppet"}.write(t))
+	bare := testutil.GitBare(t, plugin{fixture: "puppet"}.write(t))
 	for _, name := range []string{"post-checkout", "pre-upload", "reference-transaction"} {
 		writeFile(t, filepath.Join(bare, "hooks", name), hook)
 		os.Chmod(filepath.Join(bare, "hooks", name), 0o755)
@@ -74,10 +54,10 @@ func TestInstallRefusesHostileGitSources(t *testing.T) {
 	noPlugin := t.TempDir()
 	writeFile(t, filepath.Join(noPlugin, "README.md"), []byte("not a plugin"))
 	cases := map[string]string{
-		"ext::sh -c touch% " + marker:    "is never used",
-		"http://127.0.0.1/plugin.git":    "127.0.0.1 is an address of this machine or of the local network",
-		"https://127.0.0.1/plugin.git":   "127.0.0.1 is an address of this machine or of the local network",
-		"file://" + publish(t, noPlugin): "escouade-plugin.json",
+		"ext::sh -c touch% " + marker:             "is never used",
+		"http://127.0.0.1/plugin.git":             "127.0.0.1 is an address of this machine or of the local network",
+		"https://127.0.0.1/plugin.git":            "127.0.0.1 is an address of this machine or of the local network",
+		"file://" + testutil.GitBare(t, noPlugin): "escouade-plugin.json",
 	}
 	home := t.TempDir()
 	for source, want := range cases {
