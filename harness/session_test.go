@@ -20,16 +20,20 @@ func TestUpdatesOfEveryKind(t *testing.T) {
 	var stderr lockedLines
 	r := start(t, w.script(t, "updates.json"), Options{Cwd: w.dir, Stderr: stderr.add})
 	r.untilType(acp.TypeSession)
+	// The start's mode is set once the session is open; its answer comes
+	// when the agent sends it, before or after a prompt sent now.
+	modes := r.untilType(acp.TypeMode)
+	diff(t, "start mode", "ask", modes[len(modes)-1].Mode)
 	r.must(r.s.Prompt("hi"))
 	items := r.untilType(acp.TypeTurn)
 	var types []string
 	for _, it := range items {
 		types = append(types, it.Type)
 	}
-	diff(t, "item types", []string{"user", "mode", "thinking", "text", "text", "user", "plan", "commands", "mode",
+	diff(t, "item types", []string{"user", "thinking", "text", "text", "user", "plan", "commands", "mode",
 		"sessionInfo", "usage", "unknown", "notice", "text", "turn"}, types)
 	diff(t, "texts", []string{"Hello, ", "world.", "done"}, texts(items, acp.TypeText))
-	diff(t, "one message", items[3].MessageID, items[4].MessageID)
+	diff(t, "one message", items[2].MessageID, items[3].MessageID)
 	diff(t, "turn usage", &acp.Usage{InputTokens: 100, OutputTokens: 20, TotalTokens: 120}, items[len(items)-1].Usage)
 	r.must(r.s.Prompt("again"))
 	r.untilType(acp.TypeTurn)

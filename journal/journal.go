@@ -36,11 +36,12 @@ type Journal struct {
 	err     error // first write error not yet returned by Flush or Close
 	done    chan struct{}
 
-	// pending holds the stamped lines the writer has not taken yet. It has
-	// no bound of its own: Buffer counts the lines until they are written,
+	// pending holds the stamped lines the writer has not taken yet, one
+	// item per Write, so that the lines of one Write reach subscribers in
+	// one delivery. It has no bound of its own: Buffer counts the lines until they are written,
 	// those the writer holds included (enqueue). Pushed under mu, closed
 	// under mu when closing is set.
-	pending *bqueue.Queue[string]
+	pending *bqueue.Queue[[]string]
 
 	out output // owned by the writer goroutine
 }
@@ -74,7 +75,7 @@ func open(home, id string, opts Options, h hooks) (*Journal, error) {
 		path:    path,
 		hooks:   h,
 		done:    make(chan struct{}),
-		pending: bqueue.New[string](0, bqueue.Refuse),
+		pending: bqueue.New[[]string](0, bqueue.Refuse),
 	}
 	j.moved = sync.NewCond(&j.mu)
 	j.out = output{path: path, maxSize: j.opts.MaxSize}
@@ -144,9 +145,11 @@ func (j *Journal) Write(tag, text string) {
 	if j.closing {
 		return
 	}
+	stamped := make([]string, 0, len(lines))
 	for _, line := range lines {
-		j.enqueue(stamp(now, tag, line))
+		stamped = append(stamped, stamp(now, tag, line))
 	}
+	j.enqueue(stamped)
 }
 
 // Flush waits until the writer has handed every line queued so far to the

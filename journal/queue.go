@@ -37,18 +37,20 @@ func cutNote(n int) string {
 	return fmt.Sprintf(" … (%d bytes cut)", n)
 }
 
-// enqueue queues a stamped line, or counts it as dropped when Buffer lines
-// are already waiting. j.mu is held.
-func (j *Journal) enqueue(line string) {
-	if j.queued-j.written >= uint64(j.opts.Buffer) {
-		j.dropped++
-		return
+// enqueue queues the stamped lines of one Write as one item, but those
+// past Buffer lines already waiting, which it counts as dropped. j.mu is
+// held.
+func (j *Journal) enqueue(lines []string) {
+	room := uint64(j.opts.Buffer) - min(j.queued-j.written, uint64(j.opts.Buffer))
+	kept := lines[:min(uint64(len(lines)), room)]
+	if len(kept) > 0 {
+		// The note goes where the gap is, even one past Buffer, so that
+		// the count of lost lines is never lost itself.
+		j.noteDropped()
+		j.pending.Push(kept)
+		j.queued += uint64(len(kept))
 	}
-	// The note goes where the gap is, even one past Buffer, so that the
-	// count of lost lines is never lost itself.
-	j.noteDropped()
-	j.pending.Push(line)
-	j.queued++
+	j.dropped += len(lines) - len(kept)
 }
 
 // noteDropped queues the line saying how many lines were dropped, if any
@@ -58,7 +60,7 @@ func (j *Journal) noteDropped() {
 		return
 	}
 	note := fmt.Sprintf("journal: %d lines dropped", j.dropped)
-	j.pending.Push(stamp(j.opts.Now(), TagDropped, note))
+	j.pending.Push([]string{stamp(j.opts.Now(), TagDropped, note)})
 	j.queued++
 	j.dropped = 0
 }

@@ -1,6 +1,9 @@
 package journal
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // run is the writer goroutine: it takes the queued lines in batches, writes
 // them, hands them to subscribers, and stops once Close has been called and
@@ -25,8 +28,8 @@ func (j *Journal) run() {
 // next waits for lines to write. stop reports that Close was called and
 // every line queued before it has been taken.
 func (j *Journal) next() (batch []string, stop bool) {
-	batch, err := j.pending.PopAll(context.Background())
-	return batch, err != nil // only ErrClosed: the context never ends
+	writes, err := j.pending.PopAll(context.Background())
+	return slices.Concat(writes...), err != nil // only ErrClosed: the context never ends
 }
 
 // finish records that n lines are done with, and err if it is the first.
