@@ -14,19 +14,37 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// registry is the schema, loaded: the method table and a compiled schema for
-// each method's params and result. It never changes once built.
+// registry is the schema, loaded: the method table, and each method's
+// params and result schemas, compiled the first time the method's messages
+// are checked. The table never changes once built.
+//
+// Compiling every method at load cost a fresh host about 30 ms of CPU at
+// its first handshake (a module's start waits for it; a process's start
+// hides part of it behind the program's own start), for some forty methods
+// of which a start uses two or three.
 type registry struct {
 	exact        map[string]*entry
 	patterns     []*entry // longest prefix first
 	sorted       []*entry // by name
 	defaultDelay time.Duration
+
+	mu       sync.Mutex // the compiler is not safe for concurrent use
+	compiler *jsonschema.Compiler
+	id       string
 }
 
-// entry is one method with its compiled shapes; result is nil for a
-// notification, which gets no answer.
+// entry is one method and its shapes, compiled once (shapes).
 type entry struct {
-	method Method
+	method    Method
+	hasResult bool
+	once      sync.Once
+	compiled  shapes
+	err       error
+}
+
+// shapes are a method's compiled schemas; result is nil for a
+// notification, which gets no answer.
+type shapes struct {
 	params *jsonschema.Schema
 	result *jsonschema.Schema
 }
@@ -69,16 +87,39 @@ func load(fsys fs.FS, name string) (*registry, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &registry{exact: map[string]*entry{}, defaultDelay: millis(doc.DefaultDelayMs)}
+	r := &registry{exact: map[string]*entry{}, defaultDelay: millis(doc.DefaultDelayMs), compiler: c, id: doc.ID}
 	for name, spec := range doc.Methods {
-		e, err := compileEntry(c, doc.ID, name, spec)
-		if err != nil {
-			return nil, fmt.Errorf("x-methods/%s: %w", name, err)
-		}
-		r.add(e)
+		r.add(&entry{method: spec.method(name), hasResult: spec.Result != nil})
 	}
 	r.order()
 	return r, nil
+}
+
+// compileAll compiles every method's shapes, so that a mistake in any of
+// them is found at once (the schema's tests), not at the method's first
+// message.
+func (r *registry) compileAll() error {
+	for _, e := range r.sorted {
+		if _, err := r.shapesOf(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// shapesOf returns e's compiled schemas, compiling them the first time.
+// The embedded schema's are held by its tests; an error here is a mistake
+// in a schema given to load.
+func (r *registry) shapesOf(e *entry) (shapes, error) {
+	e.once.Do(func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		e.compiled, e.err = compileEntry(r.compiler, r.id, e.method.Name, e.hasResult)
+		if e.err != nil {
+			e.err = fmt.Errorf("x-methods/%s: %w", e.method.Name, e.err)
+		}
+	})
+	return e.compiled, e.err
 }
 
 // newCompiler returns a compiler that knows the schema under its $id, so the
@@ -98,18 +139,18 @@ func newCompiler(id string, raw []byte) (*jsonschema.Compiler, error) {
 }
 
 // compileEntry compiles the params and result schemas of one method entry.
-func compileEntry(c *jsonschema.Compiler, id, name string, spec methodSpec) (*entry, error) {
-	e := &entry{method: spec.method(name)}
+func compileEntry(c *jsonschema.Compiler, id, name string, hasResult bool) (shapes, error) {
+	var s shapes
 	var err error
-	if e.params, err = c.Compile(entryLocation(id, name, "params")); err != nil {
-		return nil, err
+	if s.params, err = c.Compile(entryLocation(id, name, "params")); err != nil {
+		return shapes{}, err
 	}
-	if spec.Result != nil {
-		if e.result, err = c.Compile(entryLocation(id, name, "result")); err != nil {
-			return nil, err
+	if hasResult {
+		if s.result, err = c.Compile(entryLocation(id, name, "result")); err != nil {
+			return shapes{}, err
 		}
 	}
-	return e, nil
+	return s, nil
 }
 
 // entryLocation is the URL of a member of a method entry, as a JSON pointer

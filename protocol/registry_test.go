@@ -1,16 +1,60 @@
 package protocol
 
 import (
+	"io/fs"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
 	"github.com/escouade-dev/escouade-plugin/schemas"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
+// TestTheEmbeddedSchemaLoads compiles every method's shapes: the host
+// compiles them one by one as methods are first used, and a mistake must
+// not wait for that.
 func TestTheEmbeddedSchemaLoads(t *testing.T) {
-	if _, err := load(schemas.FS, schemas.Protocol); err != nil {
+	if _, err := loadAll(schemas.FS, schemas.Protocol); err != nil {
 		t.Fatalf("load(%s) = %v", schemas.Protocol, err)
+	}
+}
+
+// loadAll is load, then every method compiled.
+func loadAll(fsys fs.FS, name string) (*registry, error) {
+	r, err := load(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	return r, r.compileAll()
+}
+
+// TestMethodsCompileOnFirstUse holds the lazy compile: loading compiles
+// nothing, checking a method's params compiles that method alone.
+func TestMethodsCompileOnFirstUse(t *testing.T) {
+	r, err := load(schemas.FS, schemas.Protocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compiled := func() (names []string) {
+		for _, e := range r.sorted {
+			if e.compiled.params != nil {
+				names = append(names, e.method.Name)
+			}
+		}
+		return names
+	}
+	if got := compiled(); len(got) != 0 {
+		t.Fatalf("compiled at load: %v", got)
+	}
+	e, _ := r.find("initialize")
+	s, err := r.shapesOf(e)
+	if err != nil || s.params == nil || s.result == nil {
+		t.Fatalf("shapesOf(initialize) = %+v, %v", s, err)
+	}
+	if got := compiled(); len(got) != 1 || got[0] != "initialize" {
+		t.Errorf("compiled after one method = %v, want [initialize]", got)
 	}
 }
 
@@ -58,7 +102,7 @@ func TestLoadRefusesAnIncoherentSchema(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			fsys := fstest.MapFS{"p.json": {Data: []byte(tt.doc)}}
-			_, err := load(fsys, "p.json")
+			_, err := loadAll(fsys, "p.json")
 			got := errText(err)
 			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 				t.Errorf("load() = %q, want an error holding %q", got, tt.want)
@@ -82,6 +126,37 @@ func TestLoadFindsPatternsLongestFirst(t *testing.T) {
 		e, ok := r.find(name)
 		if !ok || e.method.Name != want {
 			t.Errorf("find(%q) = %v, want entry %q", name, e, want)
+		}
+	}
+}
+
+// TestShapesCompileOnceUnderConcurrentUse is for the race detector: every
+// method's shapes asked for from several goroutines at once, each method
+// compiled once and the same schema handed to all.
+func TestShapesCompileOnceUnderConcurrentUse(t *testing.T) {
+	r, err := load(schemas.FS, schemas.Protocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const askers = 8
+	got := make([][]*jsonschema.Schema, askers)
+	var wg sync.WaitGroup
+	for i := range askers {
+		wg.Go(func() {
+			for _, e := range r.sorted {
+				s, err := r.shapesOf(e)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				got[i] = append(got[i], s.params)
+			}
+		})
+	}
+	wg.Wait()
+	for i := 1; i < askers; i++ {
+		if !slices.Equal(got[0], got[i]) {
+			t.Fatalf("asker %d got other schemas than asker 0", i)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -21,14 +22,27 @@ const (
 // when the schema does not know method (the caller answers -32601 then).
 // Omitted params (empty, or null) are validated as an empty object.
 func ValidateParams(method string, params json.RawMessage) error {
-	e, ok := table().find(method)
+	t := table()
+	e, ok := t.find(method)
 	if !ok {
 		return nil
 	}
+	s := mustShapes(t, e)
 	if isAbsent(params) {
 		params = json.RawMessage("{}")
 	}
-	return validate(e.params, InParams, params)
+	return validate(s.params, InParams, params)
+}
+
+// mustShapes returns the embedded schema's shapes of e: its tests compile
+// every one, so a failure is a broken build, as a schema that does not
+// load is.
+func mustShapes(t *registry, e *entry) shapes {
+	s, err := t.shapesOf(e)
+	if err != nil {
+		panic(fmt.Sprintf("protocol: the embedded schema does not compile: %v", err))
+	}
+	return s
 }
 
 // isAbsent reports whether params were omitted. A null counts as omitted:
@@ -43,14 +57,16 @@ func isAbsent(params json.RawMessage) bool {
 // as ValidateParams does for params. Notifications and unknown methods have
 // no result schema: nil. An absent result is validated as null.
 func ValidateResult(method string, result json.RawMessage) error {
-	e, ok := table().find(method)
-	if !ok || e.result == nil {
+	t := table()
+	e, ok := t.find(method)
+	if !ok || !e.hasResult {
 		return nil
 	}
+	s := mustShapes(t, e)
 	if len(bytes.TrimSpace(result)) == 0 {
 		result = json.RawMessage("null")
 	}
-	return validate(e.result, InResult, result)
+	return validate(s.result, InResult, result)
 }
 
 // validate decodes raw and checks it against s.
