@@ -1,0 +1,80 @@
+package safefile
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// bigFile writes n random bytes (past splitReadMin, so ReadAll reads it
+// in two halves) and opens it with the limit.
+func bigFile(t *testing.T, n int, limit int64) (*File, string, []byte) {
+	t.Helper()
+	data := make([]byte, n)
+	r := rand.NewChaCha8([32]byte{1})
+	_, _ = r.Read(data)
+	path := filepath.Join(t.TempDir(), "plugin.wasm")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path, "plugin.wasm", limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f, path, data
+}
+
+func TestReadAllOfALargeFileInHalves(t *testing.T) {
+	for _, n := range []int{splitReadMin, splitReadMin + 1, 3*splitReadMin + 4097} {
+		f, _, data := bigFile(t, n, 64*MiB)
+		got, err := f.ReadAll()
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%d bytes: ReadAll = %d bytes, %v; want the file as written", n, len(got), err)
+		}
+	}
+}
+
+// A large file that grows after its size was checked is still cut at the
+// limit: the halves hold the size fstat gave, the end is found as before.
+func TestReadAllOfALargeFileThatGrewPastTheLimit(t *testing.T) {
+	const limit = 2 * MiB
+	f, path, data := bigFile(t, 2*MiB, limit)
+	if err := os.WriteFile(path, append(data, make([]byte, 10*KiB)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.ReadAll()
+	var e *Error
+	if !errors.As(err, &e) || !e.Grew || e.Size != limit+1 {
+		t.Fatalf("ReadAll: %#v, want it cut one byte past the limit", err)
+	}
+}
+
+// A large file that grows within the limit is read to its new end.
+func TestReadAllOfALargeFileThatGrewWithinTheLimit(t *testing.T) {
+	f, path, data := bigFile(t, 2*MiB, 64*MiB)
+	grown := append(bytes.Clone(data), "tail"...)
+	if err := os.WriteFile(path, grown, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.ReadAll()
+	if err != nil || !bytes.Equal(got, grown) {
+		t.Fatalf("ReadAll = %d bytes, %v; want the %d bytes of the grown file", len(got), err, len(grown))
+	}
+}
+
+// A large file that shrank after its size was checked is read whole again
+// from its start, one read after the other: what is there now, no hole.
+func TestReadAllOfALargeFileThatShrank(t *testing.T) {
+	f, path, data := bigFile(t, 2*MiB, 64*MiB)
+	if err := os.Truncate(path, MiB+10); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.ReadAll()
+	if err != nil || !bytes.Equal(got, data[:MiB+10]) {
+		t.Fatalf("ReadAll = %d bytes, %v; want the %d bytes left", len(got), err, MiB+10)
+	}
+}
