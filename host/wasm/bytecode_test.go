@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
@@ -63,5 +64,50 @@ func TestBundleBytecodeCached(t *testing.T) {
 	}
 	if info, err := os.Stat(names[0]); err != nil || info.Mode().Perm()&0o077 != 0 {
 		t.Errorf("cache file %v, %v: want it private", info.Mode(), err)
+	}
+}
+
+// sourceOnly is package jsrt's engine without its bytecode: every start
+// checks and parses the bundle, as before the cache.
+type sourceOnly struct{ e *jsrt.Engine }
+
+func (s sourceOnly) Module() []byte { return s.e.Module() }
+
+func (s sourceOnly) Bundle(m *manifest.Manifest) (fs.FS, error) { return s.e.Bundle(m) }
+
+func (s sourceOnly) ExitOf(code uint32, lastStderr []string, limit time.Duration) transport.Exit {
+	return s.e.ExitOf(code, lastStderr, limit)
+}
+
+// BenchmarkHelloStartBytecode: hello-js through the transport, from its
+// launch to initialize answered, with a warm compile cache: from the
+// source and from the bytecode cache, one after the other in each round so
+// that both see the same load.
+//
+//	go test -run '^$' -bench HelloStartBytecode -benchtime 40x ./host/wasm
+func BenchmarkHelloStartBytecode(b *testing.B) {
+	m, err := manifest.Load("../../examples/hello-js", manifest.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cache := b.TempDir()
+	transports := map[string]*Transport{
+		"source":   newTransport(b, Options{JS: sourceOnly{jsrt.New()}, CacheDir: cache}),
+		"bytecode": newTransport(b, Options{JS: jsrt.New(), CacheDir: cache}),
+	}
+	for _, tr := range transports {
+		initAnswer(b, tr, m) // compiles the engine, and the bytecode
+	}
+	spent := map[string]time.Duration{}
+	b.ResetTimer()
+	for range b.N {
+		for _, name := range []string{"source", "bytecode"} {
+			t0 := time.Now()
+			initAnswer(b, transports[name], m)
+			spent[name] += time.Since(t0)
+		}
+	}
+	for name, d := range spent {
+		b.ReportMetric(float64(d.Microseconds())/float64(b.N)/1000, name+"-ms/start")
 	}
 }
