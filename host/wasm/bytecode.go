@@ -52,6 +52,17 @@ func (t *Transport) bundleFiles(ctx context.Context, m *manifest.Manifest, g gue
 	})
 }
 
+// precompileBundle keeps a run.js plugin's bytecode in the cache, for
+// install and build; a module of its own has none.
+func (t *Transport) precompileBundle(ctx context.Context, m *manifest.Manifest, mod *module) error {
+	g := t.guestOf(m)
+	if !g.bundle() {
+		return nil
+	}
+	_, err := t.bundleFiles(ctx, m, g, mod)
+	return err
+}
+
 // compileBundle runs the engine's compile export on bundle in an instance
 // of its own, within the start's limit and the instance memory limit, and
 // returns what it wrote on stdout. No code of the bundle runs: the engine

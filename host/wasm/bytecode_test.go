@@ -111,3 +111,27 @@ func BenchmarkHelloStartBytecode(b *testing.B) {
 		b.ReportMetric(float64(d.Microseconds())/float64(b.N)/1000, name+"-ms/start")
 	}
 }
+
+// Precompile (install, build) keeps a run.js plugin's bytecode, so that
+// even its first start reads it.
+func TestPrecompileKeepsBundleBytecode(t *testing.T) {
+	m, err := manifest.Load("../../examples/hello-js", manifest.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	e := &countingEngine{Engine: jsrt.New()}
+	if err := newTransport(t, Options{JS: e, CacheDir: cache}).Precompile(t.Context(), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	prog := launch(t, newTransport(t, Options{JS: e, CacheDir: cache}), transport.LaunchSpec{Manifest: m})
+	if _, err := prog.Stdin().Write([]byte(helloInitialize)); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(prog.Stdout()).ReadString('\n'); err != nil || !strings.Contains(line, `"result"`) {
+		t.Fatalf("%q, %v", line, err)
+	}
+	if n := e.compiles.Load(); n != 1 {
+		t.Fatalf("%d compiles, want 1, by Precompile", n)
+	}
+}
