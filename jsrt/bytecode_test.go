@@ -328,3 +328,35 @@ func TestCachedBundleChecks(t *testing.T) {
 		t.Fatalf("cache files %v", names)
 	}
 }
+
+// Starts of one bundle at once each get whole bytecode, and leave one
+// cache file and no temporary one.
+func TestBytecodeConcurrentStarts(t *testing.T) {
+	r := sharedRuntime(t, true)
+	m := pluginDir(t, `process.stdout.write('same\n')`)
+	dir := t.TempDir()
+	const starts = 6
+	results := make(chan fs.FS, starts)
+	for range starts {
+		go func() {
+			files, err := New().CachedBundle(m, dir, compileOn(r))
+			if err != nil {
+				t.Error(err)
+			}
+			results <- files
+		}()
+	}
+	for range starts {
+		files := <-results
+		if _, err := fs.Stat(files, BundleBytecodeFile); err != nil {
+			t.Fatalf("no bytecode: %v", err)
+		}
+		if got := runFiles(t, files); got != "same\n" {
+			t.Fatalf("ran %q", got)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 || !strings.HasSuffix(entries[0].Name(), ".qbc") {
+		t.Fatalf("cache folder holds %v, want one .qbc file", entries)
+	}
+}
