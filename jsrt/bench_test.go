@@ -4,13 +4,17 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // The benchmarks compare the engine with node running the same bundle as a
@@ -217,4 +221,55 @@ func BenchmarkLongBuiltin(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkHelloStart: hello-js from its manifest to the answer to
+// initialize, from its source (Bundle: esbuild's check, then QuickJS
+// parses runtime.js and the bundle), from its source unchecked, and from
+// the host's cache (CachedBundle
+// with its bytecode there), one after the other in each round so that both
+// see the same load:
+//
+//	go test -run '^$' -bench HelloStart -benchtime 40x ./jsrt
+func BenchmarkHelloStart(b *testing.B) {
+	r := sharedRuntime(b, true)
+	m, err := manifest.Load("../examples/hello-js", manifest.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	if _, err := New().CachedBundle(m, dir, compileOn(r)); err != nil {
+		b.Fatal(err)
+	}
+	const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"escouade":{"version":"2.2.0"},"plugin":{"id":"dev.escouade.hello-js","version":"1.0.0"},"lang":"fr","capabilities":{"batch":true,"secrets":true,"settings":true,"log":true,"attach":true}}}`
+	plugin := os.DirFS(m.Dir)
+	start := func(bundle func() (fs.FS, error)) time.Duration {
+		t0 := time.Now()
+		files, err := bundle()
+		if err != nil {
+			b.Fatal(err)
+		}
+		in := launchFiles(b, files, instanceOptions{plugin: plugin})
+		in.stdin.WriteLine(initLine)
+		if out := in.runTurn(nil); !strings.Contains(out, `"id":1`) {
+			b.Fatalf("no answer: %q %s", out, in.stderr.String())
+		}
+		took := time.Since(t0)
+		in.mod.Close(context.Background())
+		return took
+	}
+	src, err := os.ReadFile(filepath.Join(m.Dir, m.Run.JS))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var source, parsed, cached time.Duration
+	for range b.N {
+		source += start(func() (fs.FS, error) { return New().Bundle(m) })
+		parsed += start(func() (fs.FS, error) { return BundleFS(src, m.Run.JS), nil })
+		cached += start(func() (fs.FS, error) { return New().CachedBundle(m, dir, compileOn(r)) })
+	}
+	b.ReportMetric(float64(source.Microseconds())/float64(b.N)/1000, "source-ms/start")
+	// unchecked: the source without Check, what the engine's parse costs
+	b.ReportMetric(float64(parsed.Microseconds())/float64(b.N)/1000, "unchecked-ms/start")
+	b.ReportMetric(float64(cached.Microseconds())/float64(b.N)/1000, "bytecode-ms/start")
 }

@@ -54,7 +54,8 @@
 //
 // # What the host does with it
 //
-// The runtime that runs the engine has WithCloseOnContextDone and a page
+// The runtime that runs the engine is wazy, whose compiled code checks its
+// call's context at function entries and loop back-edges, with a page
 // limit of 1024 (64 MB; the module declares the same maximum). An instance
 // gets the real clocks (WithSysNanotime: the interrupt handler reads the
 // monotonic clock), the host's CSPRNG, no environment, /bundle and /plugin
@@ -63,6 +64,21 @@
 // turn's limit in ms and gives the call a context whose deadline is a little
 // past it (the engine's interrupt ends JS code at the limit; the deadline
 // stops a built-in that never checks it). See docs/RATIONALE.md.
+//
+// # Bytecode
+//
+// Parsing runtime.js and the bundle is most of a start, so the host keeps
+// their QuickJS bytecode (Engine.CachedBundle, bytecode.go): the first
+// start, or install and build, runs escouade-compile in an instance of its
+// own, which compiles both without running them and writes their
+// bytecode on stdout; the host stores it in a file named by the engine's
+// SHA-256, runtime.js's, the bundle's path and the bundle's SHA-256, with
+// a digest of its contents. Later starts mount it as /bundle/runtime.qbc
+// and /bundle/plugin.qbc, which the engine reads with JS_ReadObject
+// instead of parsing the sources. A file that is not exactly what was
+// written for these inputs is never handed to the engine: it is compiled
+// again and replaced. The bundle's import.meta.url, its stack traces and
+// Function.prototype.toString are the same from bytecode.
 //
 // # Ends of an instance
 //

@@ -44,6 +44,9 @@ const (
 const (
 	ExportTurn   = "escouade-turn"
 	ExportBudget = "escouade-budget"
+	// ExportCompile writes the bytecode of runtime.js and of the bundle
+	// on stdout, in an instance run for that alone (bytecode.go).
+	ExportCompile = "escouade-compile"
 )
 
 // MaxBundleBytes is the largest run.js bundle read (docs/protocol.md#how-the-host-reads-a-plugins-files): its
@@ -74,21 +77,39 @@ func ModuleSHA256() string {
 // the engine's instance gets at /bundle: plugin.mjs, runtime.js and
 // meta.json. An error's text is the reason the plugin stops.
 func (e *Engine) Bundle(m *manifest.Manifest) (fs.FS, error) {
-	if m == nil || m.Run == nil || m.Run.JS == "" {
-		return nil, errors.New("the manifest names no run.js bundle")
-	}
-	rel := path.Clean(filepath.ToSlash(m.Run.JS))
-	if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
-		return nil, fmt.Errorf("run.js %q is not inside the plugin's folder", m.Run.JS)
-	}
-	src, err := safefile.Read(filepath.Join(m.Dir, filepath.FromSlash(rel)), rel, MaxBundleBytes)
+	src, rel, err := checkedBundle(m)
 	if err != nil {
-		return nil, bundleUnread(rel, err)
-	}
-	if err := Check(src, rel); err != nil {
 		return nil, err
 	}
 	return BundleFS(src, rel), nil
+}
+
+// checkedBundle reads m's run.js bundle and checks it: its source and its
+// path in the plugin's folder.
+func checkedBundle(m *manifest.Manifest) (src []byte, rel string, err error) {
+	if src, rel, err = readBundle(m); err != nil {
+		return nil, "", err
+	}
+	if err := Check(src, rel); err != nil {
+		return nil, "", err
+	}
+	return src, rel, nil
+}
+
+// readBundle reads m's run.js bundle, unchecked.
+func readBundle(m *manifest.Manifest) (src []byte, rel string, err error) {
+	if m == nil || m.Run == nil || m.Run.JS == "" {
+		return nil, "", errors.New("the manifest names no run.js bundle")
+	}
+	rel = path.Clean(filepath.ToSlash(m.Run.JS))
+	if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
+		return nil, "", fmt.Errorf("run.js %q is not inside the plugin's folder", m.Run.JS)
+	}
+	src, err = safefile.Read(filepath.Join(m.Dir, filepath.FromSlash(rel)), rel, MaxBundleBytes)
+	if err != nil {
+		return nil, "", bundleUnread(rel, err)
+	}
+	return src, rel, nil
 }
 
 // bundleUnread says why the bundle rel was not read: the system's refusal
@@ -106,13 +127,16 @@ func bundleUnread(rel string, err error) error {
 // file:///plugin/<rel>, so that new URL('../x.json', import.meta.url)
 // names the plugin's root files as it does under Node.
 func BundleFS(src []byte, rel string) fs.FS {
-	meta, _ := json.Marshal(map[string]string{"url": "file://" + PluginMount + "/" + escapePath(rel)})
+	meta, _ := json.Marshal(map[string]string{"url": bundleURL(rel)})
 	return memFS{
 		MainFile:    {data: src},
 		RuntimeFile: {data: runtimeJS},
 		MetaFile:    {data: meta},
 	}
 }
+
+// bundleURL is the import.meta.url of the bundle at rel.
+func bundleURL(rel string) string { return "file://" + PluginMount + "/" + escapePath(rel) }
 
 func escapePath(p string) string {
 	var b strings.Builder

@@ -128,6 +128,9 @@ type instanceOptions struct {
 	// runtime has it (see docs/RATIONALE.md).
 	unguarded bool
 	ctx       context.Context
+	// bytecode mounts the bytecode of runtime.js and of the bundle, made
+	// by the engine's compile export, beside their sources.
+	bytecode bool
 }
 
 // start instantiates the engine with src as the bundle and runs its first
@@ -141,19 +144,29 @@ func start(t testing.TB, src string, o instanceOptions) *instance {
 
 func launch(t testing.TB, src string, o instanceOptions) *instance {
 	t.Helper()
+	if o.rel == "" {
+		o.rel = "dist/plugin.mjs"
+	}
+	bundle := BundleFS([]byte(src), o.rel)
+	if o.bytecode {
+		bundle = withBytecode(t, sharedRuntime(t, !o.unguarded), bundle)
+	}
+	return launchFiles(t, bundle, o)
+}
+
+// launchFiles instantiates the engine with bundle mounted at /bundle.
+func launchFiles(t testing.TB, bundle fs.FS, o instanceOptions) *instance {
+	t.Helper()
 	if o.ctx == nil {
 		o.ctx = context.Background()
 	}
 	if o.plugin == nil {
 		o.plugin = fstest.MapFS{}
 	}
-	if o.rel == "" {
-		o.rel = "dist/plugin.mjs"
-	}
 	r := sharedRuntime(t, !o.unguarded)
 	in := &instance{t: t, stdin: &stdinBuffer{}}
 	fsc := engine.NewFSConfig().
-		WithFSMount(BundleFS([]byte(src), o.rel), BundleMount).
+		WithFSMount(bundle, BundleMount).
 		WithFSMount(o.plugin, PluginMount)
 	cfg := engine.NewModuleConfig().
 		WithName("").

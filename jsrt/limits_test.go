@@ -46,31 +46,35 @@ func TestInstanceEnds(t *testing.T) {
 		{name: "top-level await rejects", src: `await Promise.resolve(); throw new Error('top')`, code: ExitCrash, detail: "Error: top at <anonymous> (" + top},
 		{name: "exit", src: `process.exit(0)`, code: 0, want: "crashed: exit code 0"},
 	}
+	// Each case runs from the sources, and from the bytecode the host's
+	// cache would mount: the limits and the texts are the same.
 	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			in := launch(t, c.src, instanceOptions{})
-			if c.budget == 0 {
-				c.budget = 20000
-			}
-			in.setBudget(c.budget)
-			in.runTurn(nil)
-			if c.line != "" && in.ended == nil {
-				in.send(c.line)
-			}
-			if got := in.exitCode(); got != c.code {
-				t.Fatalf("exit code %d (%v), want %d; stderr:\n%s", got, in.ended, c.code, in.stderr.String())
-			}
-			exit := ExitOf(uint32(c.code), in.stderrLines(), protocol.TurnLimit)
-			if !strings.HasPrefix(exit.Detail, c.detail) {
-				t.Errorf("detail %q, want it to start with %q", exit.Detail, c.detail)
-			}
-			if !strings.HasPrefix(exit.Sentence(), c.want) {
-				t.Errorf("sentence %q, want it to start with %q", exit.Sentence(), c.want)
-			}
-			if strings.Contains(in.stdout.String(), "caught") {
-				t.Errorf("the interrupt was caught: %q", in.stdout.String())
-			}
-		})
+		for _, bytecode := range []bool{false, true} {
+			t.Run(startName(bytecode)+"/"+c.name, func(t *testing.T) {
+				in := launch(t, c.src, instanceOptions{bytecode: bytecode})
+				if c.budget == 0 {
+					c.budget = 20000
+				}
+				in.setBudget(c.budget)
+				in.runTurn(nil)
+				if c.line != "" && in.ended == nil {
+					in.send(c.line)
+				}
+				if got := in.exitCode(); got != c.code {
+					t.Fatalf("exit code %d (%v), want %d; stderr:\n%s", got, in.ended, c.code, in.stderr.String())
+				}
+				exit := ExitOf(uint32(c.code), in.stderrLines(), protocol.TurnLimit)
+				if !strings.HasPrefix(exit.Detail, c.detail) {
+					t.Errorf("detail %q, want it to start with %q", exit.Detail, c.detail)
+				}
+				if !strings.HasPrefix(exit.Sentence(), c.want) {
+					t.Errorf("sentence %q, want it to start with %q", exit.Sentence(), c.want)
+				}
+				if strings.Contains(in.stdout.String(), "caught") {
+					t.Errorf("the interrupt was caught: %q", in.stdout.String())
+				}
+			})
+		}
 	}
 }
 

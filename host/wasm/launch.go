@@ -35,7 +35,7 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 		return nil, err
 	}
 	g := t.guestOf(m)
-	fsc, err := t.mounts(m, g, journal)
+	fsc, err := t.mounts(ctx, m, g, mod, journal)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +78,7 @@ func journalOf(spec transport.LaunchSpec) func(string) {
 }
 
 // mounts is an instance's file system: /plugin, and /bundle for run.js.
-func (t *Transport) mounts(m *manifest.Manifest, g guest, journal func(string)) (engine.FSConfig, error) {
+func (t *Transport) mounts(ctx context.Context, m *manifest.Manifest, g guest, mod *module, journal func(string)) (engine.FSConfig, error) {
 	files, err := pluginFiles(m.Dir, t.o.FileLimit, t.o.FilesLimit, journal)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func (t *Transport) mounts(m *manifest.Manifest, g guest, journal func(string)) 
 	if !g.bundle() {
 		return fsc, nil
 	}
-	bundle, err := g.engine.Bundle(m)
+	bundle, err := t.bundleFiles(ctx, m, g, mod)
 	if err != nil {
 		return nil, err
 	}

@@ -147,11 +147,15 @@ func (t *Transport) Close(ctx context.Context) error {
 
 // Precompile compiles the plugin's module into the cache (install, build,
 // a first start), checking version.json and the module's imports and
-// shape first. A compile that lasts shows progress: a line saying what is
-// compiled, then one with its time. progress may be nil.
+// shape first, and for a run.js plugin its bundle's bytecode
+// (bytecode.go). A compile that lasts shows progress: a line saying what
+// is compiled, then one with its time. progress may be nil.
 func (t *Transport) Precompile(ctx context.Context, m *manifest.Manifest, progress func(string)) error {
-	_, err := t.module(ctx, m, progress)
-	return err
+	mod, err := t.module(ctx, m, progress)
+	if err != nil {
+		return err
+	}
+	return t.precompileBundle(ctx, m, mod)
 }
 
 // nextID numbers an instance.

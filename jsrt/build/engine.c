@@ -8,6 +8,16 @@
  *   escouade-budget(i32 ms)  the next turns' limit, for the interrupt handler
  *   escouade-turn()          read stdin, hand its lines to the runtime, run
  *                            tasks and jobs until nothing is left, return
+ *   escouade-compile()       in an instance of its own, never a plugin's:
+ *                            compile /bundle/runtime.js and the bundle
+ *                            without running them and write their bytecode
+ *                            on stdout, each as a 32-bit little-endian
+ *                            length and the bytes of JS_WriteObject
+ *
+ * When the host mounts /bundle/runtime.qbc and /bundle/plugin.qbc (the
+ * bytecode a compile wrote, which the host checked against its digest),
+ * the first turn reads them with JS_ReadObject instead of parsing the
+ * sources: parsing is most of a start.
  *
  * Ends of the instance, by proc_exit code (the host maps them; see jsrt's
  * Go package): 0..255 process.exit, 1000 crash (the last stderr line is
@@ -274,6 +284,35 @@ static JSValue n_read_file(JSContext *c, JSValueConst this, int argc, JSValueCon
     return v;
 }
 
+/* The bytecode files the host may mount beside the sources. */
+#define RUNTIME_BYTECODE "/bundle/runtime.qbc"
+#define BUNDLE_BYTECODE "/bundle/plugin.qbc"
+
+static int has_file(const char *path) { return access(path, F_OK) == 0; }
+
+/* read_bytecode reads the file at path with JS_ReadObject: a function or
+   a module, not yet run. */
+static JSValue read_bytecode(JSContext *c, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return JS_ThrowReferenceError(c, "%s cannot be read", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = size > 0 ? malloc((size_t)size) : NULL;
+    if (!buf) {
+        fclose(f);
+        return size > 0 ? JS_ThrowOutOfMemory(c) : JS_ThrowReferenceError(c, "%s is empty", path);
+    }
+    size_t n = fread(buf, 1, (size_t)size, f);
+    fclose(f);
+    JSValue obj = n == (size_t)size ? JS_ReadObject(c, buf, n, JS_READ_OBJ_BYTECODE)
+                                    : JS_ThrowReferenceError(c, "%s cannot be read", path);
+    free(buf);
+    return obj;
+}
+
 static JSValue n_now(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
 {
     return JS_NewFloat64(c, (double)now_ns() / 1e6);
@@ -300,19 +339,45 @@ static JSValue n_exit(JSContext *c, JSValueConst this, int argc, JSValueConst *a
     _Exit(code & 0xff);
 }
 
-static JSValue n_eval_module(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
+/* compile_module compiles the module source src (a JS string) as name,
+   with its imports resolved, without running it. */
+static JSValue compile_module(JSContext *c, JSValueConst src, const char *name)
 {
     size_t len;
-    const char *src = JS_ToCStringLen(c, &len, argv[0]);
-    if (!src)
+    const char *s = JS_ToCStringLen(c, &len, src);
+    if (!s)
         return JS_EXCEPTION;
-    const char *name = JS_ToCString(c, argv[1]);
-    if (!name) {
-        JS_FreeCString(c, src);
+    JSValue fn = JS_Eval(c, s, len, name, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
+    JS_FreeCString(c, s);
+    return fn;
+}
+
+/* load_module_bytecode reads the bundle's module from its bytecode and
+   resolves its imports, as compiling its source does. */
+static JSValue load_module_bytecode(JSContext *c)
+{
+    JSValue fn = read_bytecode(c, BUNDLE_BYTECODE);
+    if (JS_IsException(fn))
+        return fn;
+    if (JS_VALUE_GET_TAG(fn) != JS_TAG_MODULE) {
+        JS_FreeValue(c, fn);
+        return JS_ThrowTypeError(c, "%s is not a module", BUNDLE_BYTECODE);
+    }
+    if (JS_ResolveModule(c, fn) < 0) {
+        JS_FreeValue(c, fn);
         return JS_EXCEPTION;
     }
-    JSValue fn = JS_Eval(c, src, len, name, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
-    JS_FreeCString(c, src);
+    return fn;
+}
+
+/* evalModule(src, url) runs the bundle: src is its source, or undefined
+   when the host mounted its bytecode. */
+static JSValue n_eval_module(JSContext *c, JSValueConst this, int argc, JSValueConst *argv)
+{
+    const char *name = JS_ToCString(c, argv[1]);
+    if (!name)
+        return JS_EXCEPTION;
+    JSValue fn = JS_IsUndefined(argv[0]) ? load_module_bytecode(c) : compile_module(c, argv[0], name);
     if (JS_IsException(fn)) {
         JS_FreeCString(c, name);
         return fn;
@@ -422,7 +487,8 @@ static JSValue call_hook(const char *name, int argc, JSValueConst *argv)
     return v;
 }
 
-static void start(void)
+/* new_runtime makes the runtime and its context, with every limit. */
+static void new_runtime(void)
 {
     rt = JS_NewRuntime2(&allocator, NULL);
     if (!rt) {
@@ -438,22 +504,56 @@ static void start(void)
         say("escouade: out of memory\n");
         _Exit(EXIT_OUT_OF_MEMORY);
     }
-    JS_SetModuleLoaderFunc(rt, normalize_module, load_module, NULL);
+}
 
-    JSValue src = n_read_file(ctx, JS_UNDEFINED, 1, (JSValueConst[]){JS_NewString(ctx, "/bundle/runtime.js")});
+/* read_source is the text of the file at path as a JS string, as
+   runtime.js's readFile gives it; it ends the instance if it cannot. */
+static JSValue read_source(const char *path)
+{
+    JSValue src = n_read_file(ctx, JS_UNDEFINED, 1, (JSValueConst[]){JS_NewString(ctx, path)});
+    if (JS_IsException(src))
+        crash_pending("");
     size_t len;
     const char *s = JS_ToCStringLen(ctx, &len, src);
-    if (!s || len == 0 || s[0] == 0) {
-        say("escouade: crashed: /bundle/runtime.js cannot be read\n");
+    int ok = s && len > 0 && s[0] != 0;
+    JS_FreeCString(ctx, s);
+    if (!ok) {
+        say("escouade: crashed: ");
+        say(path);
+        say(" cannot be read\n");
         _Exit(EXIT_CRASH);
     }
-    JSValue fn = JS_Eval(ctx, s, len, "escouade:runtime", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT);
+    return src;
+}
+
+/* compile_runtime compiles runtime.js, a script whose value is the
+   function that builds the Node surface, without running it. */
+static JSValue compile_runtime(void)
+{
+    JSValue src = read_source("/bundle/runtime.js");
+    size_t len;
+    const char *s = JS_ToCStringLen(ctx, &len, src);
+    JSValue fn = JS_Eval(ctx, s, len, "escouade:runtime",
+                         JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT | JS_EVAL_FLAG_COMPILE_ONLY);
     JS_FreeCString(ctx, s);
     JS_FreeValue(ctx, src);
+    return fn;
+}
+
+static void start(void)
+{
+    new_runtime();
+    JS_SetModuleLoaderFunc(rt, normalize_module, load_module, NULL);
+
+    JSValue code = has_file(RUNTIME_BYTECODE) ? read_bytecode(ctx, RUNTIME_BYTECODE) : compile_runtime();
+    if (JS_IsException(code))
+        crash_pending("");
+    JSValue fn = JS_EvalFunction(ctx, code);
     if (JS_IsException(fn))
         crash_pending("");
     JSValue nat = JS_NewObject(ctx);
     JS_SetPropertyFunctionList(ctx, nat, natives, sizeof natives / sizeof natives[0]);
+    JS_SetPropertyStr(ctx, nat, "bytecode", JS_NewBool(ctx, has_file(BUNDLE_BYTECODE)));
     JSValue global = JS_GetGlobalObject(ctx);
     JSValue args[2] = {nat, global};
     hooks = JS_Call(ctx, fn, JS_UNDEFINED, 2, args);
@@ -534,4 +634,73 @@ __attribute__((export_name("escouade-turn"))) void escouade_turn(void)
     }
     if (n_rejections > 0)
         crash(rejections[1], "unhandled rejection: ");
+}
+
+/* ---- compiling, for the host's cache ---- */
+
+/* compile_stub_module stands for an import while compiling: resolving
+   the bundle's imports needs a module of that name, and its bytecode
+   names its imports, never their code. */
+static JSModuleDef *compile_stub_module(JSContext *c, const char *name, void *opaque)
+{
+    JSValue m = JS_Eval(c, "", 0, name, JS_EVAL_TYPE_MODULE | JS_EVAL_FLAG_COMPILE_ONLY);
+    if (JS_IsException(m))
+        return NULL;
+    JSModuleDef *def = JS_VALUE_GET_PTR(m);
+    JS_FreeValue(c, m);
+    return def;
+}
+
+/* write_bytecode writes obj's bytecode on stdout after its length. */
+static void write_bytecode(JSValue obj)
+{
+    if (JS_IsException(obj))
+        crash_pending("");
+    size_t len;
+    uint8_t *buf = JS_WriteObject(ctx, &len, obj, JS_WRITE_OBJ_BYTECODE);
+    JS_FreeValue(ctx, obj);
+    if (!buf || len > 0xffffffffu)
+        crash_pending("");
+    uint8_t n[4] = {len & 0xff, (len >> 8) & 0xff, (len >> 16) & 0xff, (len >> 24) & 0xff};
+    write_all(1, (const char *)n, 4);
+    write_all(1, (const char *)buf, len);
+    js_free(ctx, buf);
+}
+
+/* bundle_url is the bundle's import.meta.url, from /bundle/meta.json: the
+   module's name, in its stack traces as in its bytecode. */
+static char *bundle_url(void)
+{
+    JSValue text = read_source("/bundle/meta.json");
+    size_t len;
+    const char *s = JS_ToCStringLen(ctx, &len, text);
+    JSValue meta = JS_ParseJSON(ctx, s, len, "/bundle/meta.json");
+    JS_FreeCString(ctx, s);
+    JS_FreeValue(ctx, text);
+    if (JS_IsException(meta))
+        crash_pending("");
+    JSValue url = JS_GetPropertyStr(ctx, meta, "url");
+    JS_FreeValue(ctx, meta);
+    const char *u = JS_IsString(url) ? JS_ToCString(ctx, url) : NULL;
+    JS_FreeValue(ctx, url);
+    if (!u) {
+        say("escouade: crashed: /bundle/meta.json has no url\n");
+        _Exit(EXIT_CRASH);
+    }
+    char *copy = strdup(u);
+    JS_FreeCString(ctx, u);
+    return copy;
+}
+
+__attribute__((export_name("escouade-compile"))) void escouade_compile(void)
+{
+    deadline_ns = now_ns() + (int64_t)budget_ms * 1000000;
+    new_runtime();
+    JS_SetModuleLoaderFunc(rt, normalize_module, compile_stub_module, NULL);
+    write_bytecode(compile_runtime());
+    char *url = bundle_url();
+    JSValue src = read_source("/bundle/plugin.mjs");
+    write_bytecode(compile_module(ctx, src, url));
+    JS_FreeValue(ctx, src);
+    free(url);
 }

@@ -1127,7 +1127,9 @@
     const filename = decodeURIComponent(new URL(url).pathname);
     g._importMeta_ = { url, filename, dirname: filename.slice(0, filename.lastIndexOf('/')) };
     process.argv[1] = filename;
-    const src = native.readFile('/bundle/plugin.mjs');
+    // With its bytecode mounted (native.bytecode), the engine reads the
+    // bundle from it and its source is not read at all.
+    const src = native.bytecode ? undefined : native.readFile('/bundle/plugin.mjs');
     const done = native.evalModule(src, url);
     if (done && typeof done.then === 'function') done.then(undefined, (e) => native.crash(e));
   }

@@ -1,0 +1,194 @@
+package jsrt
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// A bundle's start is mostly QuickJS parsing JavaScript: for hello-js,
+// about 6 ms for runtime.js and 3.5 ms for the bundle, of an 11 ms first
+// turn (docs/RATIONALE.md). The engine can instead read both from the
+// bytecode an earlier compile wrote (ExportCompile); the host keeps that
+// bytecode in a cache folder, one file per bundle, and mounts it beside
+// the sources as RuntimeBytecodeFile and BundleBytecodeFile.
+//
+// QuickJS does not verify bytecode: JS_ReadObject on damaged or foreign
+// bytes can do anything the engine's memory allows. So a cache file is
+// handed to the engine only when it is exactly what this host wrote for
+// these inputs: its header holds the key (the engine's SHA-256, the
+// runtime's, the bundle's URL and the bundle's SHA-256) and the SHA-256 of
+// the bytecode that follows; anything else is ignored and written again.
+// Like the compiled code in the host's compile cache, the file is trusted
+// as far as its folder is: only the host writes there.
+//
+// A cache file is written only for a bundle that passed Check, so it is
+// also the mark of that verdict: a start that finds it skips Check, whose
+// esbuild parse of hello-js costs more than the engine's whole start.
+// checkRules is in the key, and the host keeps the folder per host version,
+// so that other rules check the bundle again.
+
+// The bytecode files mounted in /bundle when the cache has them.
+const (
+	RuntimeBytecodeFile = "runtime.qbc"
+	BundleBytecodeFile  = "plugin.qbc"
+)
+
+// MaxBytecodeBytes bounds a cache file and what a compile writes: the
+// bytecode holds the source of every function, and all of it must fit the
+// engine's 64 MiB of memory.
+const MaxBytecodeBytes = 48 * safefile.MiB
+
+// checkRules names the rules of Check; change it with them.
+const checkRules = "escouade run.js check 1"
+
+// cacheMagic starts a cache file; its last byte is the format's version.
+var cacheMagic = []byte("escouade-qjsbc\x00\x01")
+
+const cacheHeader = 16 + sha256.Size + sha256.Size // magic, key, digest
+
+// cacheKey names the bytecode of the bundle src at rel for this engine
+// and runtime: a new engine, a changed runtime.js, another path or other
+// bytes name another file.
+func cacheKey(src []byte, rel string) [sha256.Size]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "escouade run.js bytecode\nengine %s\nruntime %s\ncheck %s\nurl %s\nbundle %s\n",
+		ModuleSHA256(), sha256Hex(runtimeJS), checkRules, bundleURL(rel), sha256Hex(src))
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	return key
+}
+
+// bytecode is what a compile wrote: the runtime's, then the bundle's.
+type bytecode struct{ runtime, bundle []byte }
+
+// parseCompiled reads the output of ExportCompile: two frames, each a
+// 32-bit little-endian length and that many bytes, and nothing else.
+func parseCompiled(out []byte) (bytecode, error) {
+	var frames [2][]byte
+	for i := range frames {
+		if len(out) < 4 {
+			return bytecode{}, errors.New("the compile's output ends before a length")
+		}
+		n := binary.LittleEndian.Uint32(out)
+		out = out[4:]
+		if n == 0 || uint64(n) > uint64(len(out)) {
+			return bytecode{}, fmt.Errorf("the compile's output announces %d bytes, %d follow", n, len(out))
+		}
+		frames[i], out = out[:n], out[n:]
+	}
+	if len(out) != 0 {
+		return bytecode{}, fmt.Errorf("%d bytes follow the compile's output", len(out))
+	}
+	return bytecode{runtime: frames[0], bundle: frames[1]}, nil
+}
+
+// encodeCache is the cache file of b under key.
+func encodeCache(key [sha256.Size]byte, b bytecode) []byte {
+	payload := make([]byte, 0, 8+len(b.runtime)+len(b.bundle))
+	payload = binary.LittleEndian.AppendUint32(payload, uint32(len(b.runtime)))
+	payload = append(payload, b.runtime...)
+	payload = binary.LittleEndian.AppendUint32(payload, uint32(len(b.bundle)))
+	payload = append(payload, b.bundle...)
+	digest := sha256.Sum256(payload)
+	file := make([]byte, 0, cacheHeader+len(payload))
+	file = append(file, cacheMagic...)
+	file = append(file, key[:]...)
+	file = append(file, digest[:]...)
+	return append(file, payload...)
+}
+
+// decodeCache returns the bytecode in file if file is a cache file written
+// for key whose bytecode matches its digest; no byte of a file that is not
+// reaches the engine.
+func decodeCache(key [sha256.Size]byte, file []byte) (bytecode, bool) {
+	if len(file) < cacheHeader || !bytes.Equal(file[:16], cacheMagic) || !bytes.Equal(file[16:48], key[:]) {
+		return bytecode{}, false
+	}
+	payload := file[cacheHeader:]
+	if digest := sha256.Sum256(payload); !bytes.Equal(file[48:cacheHeader], digest[:]) {
+		return bytecode{}, false
+	}
+	b, err := parseCompiled(payload)
+	return b, err == nil
+}
+
+// CachedBundle is Bundle, with the bytecode of runtime.js and of the
+// bundle mounted beside their sources: read from the cache folder dir
+// (the bundle then passed Check before), or, the first time, checked and
+// made by compile (which runs ExportCompile in an
+// instance of the engine on the files it is given and returns its stdout)
+// and kept in dir for the next start. A cache that cannot be read or
+// written, or a compile that fails, only costs the parse: the bundle then
+// starts from its source as Bundle's does, with the same errors.
+func (e *Engine) CachedBundle(m *manifest.Manifest, dir string, compile func(bundle fs.FS) ([]byte, error)) (fs.FS, error) {
+	src, rel, err := readBundle(m)
+	if err != nil {
+		return nil, err
+	}
+	files := BundleFS(src, rel).(memFS)
+	key := cacheKey(src, rel)
+	file := filepath.Join(dir, fmt.Sprintf("%x.qbc", key))
+	b, ok := readCache(file, key)
+	if !ok {
+		if err := Check(src, rel); err != nil {
+			return nil, err
+		}
+		if b, ok = compileBundle(files, compile); ok {
+			writeCache(dir, file, encodeCache(key, b))
+		}
+	}
+	if ok {
+		files[RuntimeBytecodeFile] = &memFile{data: b.runtime}
+		files[BundleBytecodeFile] = &memFile{data: b.bundle}
+	}
+	return files, nil
+}
+
+// readCache reads the cache file for key, if it is one.
+func readCache(file string, key [sha256.Size]byte) (bytecode, bool) {
+	data, err := safefile.Read(file, filepath.Base(file), cacheHeader+MaxBytecodeBytes)
+	if err != nil {
+		return bytecode{}, false
+	}
+	return decodeCache(key, data)
+}
+
+// compileBundle runs compile on the bundle's source files.
+func compileBundle(files memFS, compile func(fs.FS) ([]byte, error)) (bytecode, bool) {
+	if compile == nil {
+		return bytecode{}, false
+	}
+	out, err := compile(files)
+	if err != nil || len(out) > MaxBytecodeBytes {
+		return bytecode{}, false
+	}
+	b, err := parseCompiled(out)
+	return b, err == nil
+}
+
+// writeCache writes data as file: to a temporary file first, renamed into
+// place, so that a start reading it meanwhile, or another start writing
+// the same bytes, never sees half of it.
+func writeCache(dir, file string, data []byte) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(dir, "*.tmp")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
+		_ = os.Remove(tmp.Name())
+	}
+}
