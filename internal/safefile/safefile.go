@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+	"sync/atomic"
 )
 
 // The kinds of refusal, for errors.Is.
@@ -250,7 +251,7 @@ func (f *File) readSplit(buf []byte) bool {
 	wg.Go(func() { second, secondSum = readAtTouching(f.f, buf[half:], int64(half)) })
 	first, firstSum := readAtTouching(f.f, buf[:half], 0)
 	wg.Wait()
-	touched = firstSum + secondSum
+	touched.Store(uint32(firstSum + secondSum))
 	return first && second
 }
 
@@ -269,8 +270,9 @@ func readAtTouching(r io.ReaderAt, b []byte, off int64) (filled bool, sum byte) 
 // pageSize is the smallest page of the systems the host runs on.
 const pageSize = 4096
 
-// touched keeps readAtTouching's loads from being dropped as unused.
-var touched byte
+// touched keeps readAtTouching's loads from being dropped as unused;
+// atomic, since reads of two files may end at once.
+var touched atomic.Uint32
 
 // WriteTo streams the file to w, never more than its limit, for a reader
 // that need not hold it (a digest): a file that grew past the limit since

@@ -78,3 +78,29 @@ func TestReadAllOfALargeFileThatShrank(t *testing.T) {
 		t.Fatalf("ReadAll = %d bytes, %v; want the %d bytes left", len(got), err, MiB+10)
 	}
 }
+
+// Large files read at once from several goroutines are each read whole:
+// for the race detector too.
+func TestReadAllOfLargeFilesAtOnce(t *testing.T) {
+	const readers = 4
+	files := make([]*File, readers)
+	want := make([][]byte, readers)
+	for i := range readers {
+		files[i], _, want[i] = bigFile(t, 2*MiB+i, 64*MiB)
+	}
+	errs := make(chan error, readers)
+	for i := range readers {
+		go func() {
+			got, err := files[i].ReadAll()
+			if err == nil && !bytes.Equal(got, want[i]) {
+				err = errors.New("read other bytes than written")
+			}
+			errs <- err
+		}()
+	}
+	for range readers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
