@@ -145,11 +145,7 @@ func (j *Journal) Write(tag, text string) {
 	if j.closing {
 		return
 	}
-	stamped := make([]string, 0, len(lines))
-	for _, line := range lines {
-		stamped = append(stamped, stamp(now, tag, line))
-	}
-	j.enqueue(stamped)
+	j.enqueue(now, tag, lines)
 }
 
 // Flush waits until the writer has handed every line queued so far to the

@@ -37,20 +37,24 @@ func cutNote(n int) string {
 	return fmt.Sprintf(" … (%d bytes cut)", n)
 }
 
-// enqueue queues the stamped lines of one Write as one item, but those
-// past Buffer lines already waiting, which it counts as dropped. j.mu is
-// held.
-func (j *Journal) enqueue(lines []string) {
+// enqueue queues the lines of one Write, stamped, as one item, but those
+// past Buffer lines already waiting, which it counts as dropped (and
+// neither stamps nor keeps). j.mu is held.
+func (j *Journal) enqueue(now time.Time, tag string, lines []string) {
 	room := uint64(j.opts.Buffer) - min(j.queued-j.written, uint64(j.opts.Buffer))
-	kept := lines[:min(uint64(len(lines)), room)]
-	if len(kept) > 0 {
+	kept := int(min(uint64(len(lines)), room))
+	if kept > 0 {
 		// The note goes where the gap is, even one past Buffer, so that
 		// the count of lost lines is never lost itself.
 		j.noteDropped()
-		j.pending.Push(kept)
-		j.queued += uint64(len(kept))
+		stamped := make([]string, kept)
+		for i, line := range lines[:kept] {
+			stamped[i] = stamp(now, tag, line)
+		}
+		j.pending.Push(stamped)
+		j.queued += uint64(kept)
 	}
-	j.dropped += len(lines) - len(kept)
+	j.dropped += len(lines) - kept
 }
 
 // noteDropped queues the line saying how many lines were dropped, if any

@@ -73,7 +73,8 @@ func (r *registry) find(method string) (*entry, bool) {
 	return nil, false
 }
 
-// load reads, checks and compiles the schema file name of fsys.
+// load reads and checks the schema file name of fsys, and readies its
+// compiler; each method's schemas compile when first asked for (shapesOf).
 func load(fsys fs.FS, name string) (*registry, error) {
 	raw, err := fs.ReadFile(fsys, name)
 	if err != nil {

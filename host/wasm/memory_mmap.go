@@ -15,7 +15,6 @@ func reserve(size uint64) []byte {
 	if err != nil {
 		return nil
 	}
-	adviseHuge(b)
 	return b
 }
 

@@ -31,10 +31,25 @@ func bigFile(t *testing.T, n int, limit int64) (*File, string, []byte) {
 func TestReadAllOfALargeFileInHalves(t *testing.T) {
 	for _, n := range []int{splitReadMin, splitReadMin + 1, 3*splitReadMin + 4097} {
 		f, _, data := bigFile(t, n, 64*MiB)
+		before := splitReads.Load()
 		got, err := f.ReadAll()
 		if err != nil || !bytes.Equal(got, data) {
 			t.Fatalf("%d bytes: ReadAll = %d bytes, %v; want the file as written", n, len(got), err)
 		}
+		if splitReads.Load() != before+1 {
+			t.Errorf("%d bytes: not read in halves", n)
+		}
+	}
+	small := filepath.Join(t.TempDir(), "manifest")
+	if err := os.WriteFile(small, make([]byte, splitReadMin-1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := splitReads.Load()
+	if _, err := Read(small, "manifest", 64*MiB); err != nil {
+		t.Fatal(err)
+	}
+	if splitReads.Load() != before {
+		t.Error("a file under splitReadMin was read in halves")
 	}
 }
 
@@ -46,7 +61,11 @@ func TestReadAllOfALargeFileThatGrewPastTheLimit(t *testing.T) {
 	if err := os.WriteFile(path, append(data, make([]byte, 10*KiB)...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	before := splitReads.Load()
 	_, err := f.ReadAll()
+	if splitReads.Load() != before+1 {
+		t.Error("not read in halves, then to its end")
+	}
 	var e *Error
 	if !errors.As(err, &e) || !e.Grew || e.Size != limit+1 {
 		t.Fatalf("ReadAll: %#v, want it cut one byte past the limit", err)
@@ -73,7 +92,11 @@ func TestReadAllOfALargeFileThatShrank(t *testing.T) {
 	if err := os.Truncate(path, MiB+10); err != nil {
 		t.Fatal(err)
 	}
+	before := splitReads.Load()
 	got, err := f.ReadAll()
+	if splitReads.Load() != before {
+		t.Error("a shrunk file counted as read in halves")
+	}
 	if err != nil || !bytes.Equal(got, data[:MiB+10]) {
 		t.Fatalf("ReadAll = %d bytes, %v; want the %d bytes left", len(got), err, MiB+10)
 	}
