@@ -125,6 +125,7 @@ func Services(o Options) []host.ServiceMaker {
 				Roots:     fssvc.RootsFromAttach(env.Attached),
 				TempDir:   TempDir(env.Home, env.Manifest.ID),
 				PluginDir: env.Manifest.Dir,
+				Home:      env.Home,
 			}), nil
 		},
 		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {

@@ -50,9 +50,12 @@ func existing(root *os.Root, loc Location, followLast bool) (resolved, *services
 // readText serves fs/read: UTF-8 text of a regular file, 8 MiB at most.
 // The file opened must be the one the path names once opened, so a link
 // swapped in meanwhile is caught.
-func readText(_ *Service, root *os.Root, loc Location) (any, *services.Error) {
+func readText(s *Service, root *os.Root, loc Location) (any, *services.Error) {
 	r, refusal := existing(root, loc, true)
 	if refusal != nil {
+		return nil, refusal
+	}
+	if refusal := s.guard(root, loc, r.path(), false); refusal != nil {
 		return nil, refusal
 	}
 	if refusal := checkRegular(loc, r.info); refusal != nil {
@@ -138,8 +141,8 @@ func (s *Service) writeText(root *os.Root, loc Location, text string) *services.
 	if refusal != nil {
 		return refusal
 	}
-	if s.own.holds(root, loc.Dir, r.full()) {
-		return refuseOwn(loc)
+	if refusal := s.guard(root, loc, r.full(), true); refusal != nil {
+		return refusal
 	}
 	switch {
 	case len(r.missing) > 1:
@@ -194,9 +197,12 @@ func writable(loc Location, f *os.File) *services.Error {
 }
 
 // listFolder serves fs/list: the entries of a folder, by name.
-func listFolder(_ *Service, root *os.Root, loc Location) (any, *services.Error) {
+func listFolder(s *Service, root *os.Root, loc Location) (any, *services.Error) {
 	r, refusal := existing(root, loc, true)
 	if refusal != nil {
+		return nil, refusal
+	}
+	if refusal := s.guard(root, loc, r.path(), false); refusal != nil {
 		return nil, refusal
 	}
 	if !r.info.IsDir() {
@@ -241,9 +247,12 @@ func describeEntry(root *os.Root, path string, e fs.DirEntry) proto.FsEntry {
 }
 
 // statPath serves fs/stat.
-func statPath(_ *Service, root *os.Root, loc Location) (any, *services.Error) {
+func statPath(s *Service, root *os.Root, loc Location) (any, *services.Error) {
 	r, refusal := existing(root, loc, true)
 	if refusal != nil {
+		return nil, refusal
+	}
+	if refusal := s.guard(root, loc, r.path(), false); refusal != nil {
 		return nil, refusal
 	}
 	result := proto.FsStatResult{Dir: r.info.IsDir(), Modified: r.info.ModTime().UTC().Format(time.RFC3339Nano)}
@@ -262,8 +271,8 @@ func removePath(s *Service, root *os.Root, loc Location) (any, *services.Error) 
 	if len(r.names) == 0 {
 		return nil, forbidden(loc.Root, loc.Path, "the root itself")
 	}
-	if s.own.holds(root, loc.Dir, r.path()) {
-		return nil, refuseOwn(loc)
+	if refusal := s.guard(root, loc, r.path(), true); refusal != nil {
+		return nil, refusal
 	}
 	if err := root.Remove(r.path()); err != nil {
 		if r.info.IsDir() {
@@ -292,8 +301,8 @@ func makeFolder(s *Service, root *os.Root, loc Location) (any, *services.Error) 
 		}
 		return nil, nil
 	}
-	if s.own.holds(root, loc.Dir, r.full()) {
-		return nil, refuseOwn(loc)
+	if refusal := s.guard(root, loc, r.full(), true); refusal != nil {
+		return nil, refusal
 	}
 	if err := root.MkdirAll(r.full(), 0o755); err != nil {
 		return nil, osFailure(loc, err)

@@ -26,17 +26,22 @@ type Config struct {
 	// PluginDir is the plugin's folder: nothing in it is ever changed
 	// through fs/*, whatever root holds it.
 	PluginDir string
+	// Home is the host's home: nothing in it is ever read or changed
+	// through fs/*, whatever root holds it, but TempDir.
+	Home string
 }
 
 // Service is the disk of one instance of a program.
 type Service struct {
 	roots *Roots
 	own   ownFolder
+	home  homeFolder
 }
 
 // New makes the disk of one instance.
 func New(c Config) *Service {
-	return &Service{roots: NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir), own: newOwnFolder(c.PluginDir)}
+	return &Service{roots: NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir), own: newOwnFolder(c.PluginDir),
+		home: newHomeFolder(c.Home, c.TempDir)}
 }
 
 // Methods gives the handlers of fs/*.
