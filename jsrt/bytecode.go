@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"sync"
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -33,8 +37,8 @@ import (
 // A cache file is written only for a bundle that passed Check, so it is
 // also the mark of that verdict: a start that finds it skips Check, whose
 // esbuild parse of hello-js costs more than the engine's whole start.
-// checkRules is in the key, and the host keeps the folder per host version,
-// so that other rules check the bundle again.
+// The key holds checkRules, derived from Check's rules themselves, so that
+// other rules name other files and check the bundle again.
 
 // The bytecode files mounted in /bundle when the cache has them.
 const (
@@ -47,8 +51,59 @@ const (
 // engine's 64 MiB of memory.
 const MaxBytecodeBytes = 48 * safefile.MiB
 
-// checkRules names the rules of Check; change it with them.
-const checkRules = "escouade run.js check 1"
+// checkLogic names the code of Check, which no value can stand for:
+// change it when Check's code decides otherwise on the same inputs.
+const checkLogic = "escouade run.js check 1"
+
+// esbuildModule is the module whose parser Check runs.
+const esbuildModule = "github.com/evanw/esbuild"
+
+// noBuildInfo stands for esbuild's version when the binary carries no
+// module information (a test binary lists no dependencies): such a host
+// keys its bytecode on the other rules alone, which is why the folder is
+// also per host version.
+const noBuildInfo = "esbuild version unknown (no build info)"
+
+// checkRules is the identity of Check's rules, derived from what they
+// are, not written by hand: the imports allowed, the SDK stamp's pattern
+// and oldest version, the esbuild that parses, and checkLogic. Any of
+// them changing names other cache files, so the bundle is checked again.
+var checkRules = sync.OnceValue(func() string {
+	return rulesIdentity(allowed, stamp.String(), minSDK, esbuildVersion(), checkLogic)
+})
+
+// rulesIdentity is the hex SHA-256 of Check's rules' inputs.
+func rulesIdentity(imports map[string]bool, stampPattern string, sdk [2]int, esbuild, logic string) string {
+	names := make([]string, 0, len(imports))
+	for name, ok := range imports {
+		if ok {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	fmt.Fprintf(h, "logic %q\nimports %q\nstamp %q\nmin sdk %d.%d\nesbuild %q\n", logic, names, stampPattern, sdk[0], sdk[1], esbuild)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// esbuildVersion is the version of esbuild built into this binary (with
+// its checksum, and its replacement if any), or noBuildInfo.
+func esbuildVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return noBuildInfo
+	}
+	for _, dep := range info.Deps {
+		if dep.Path != esbuildModule {
+			continue
+		}
+		if r := dep.Replace; r != nil {
+			return fmt.Sprintf("%s %s %s => %s %s %s", dep.Path, dep.Version, dep.Sum, r.Path, r.Version, r.Sum)
+		}
+		return fmt.Sprintf("%s %s %s", dep.Path, dep.Version, dep.Sum)
+	}
+	return noBuildInfo
+}
 
 // cacheMagic starts a cache file; its last byte is the format's version.
 var cacheMagic = []byte("escouade-qjsbc\x00\x01")
@@ -61,7 +116,7 @@ const cacheHeader = 16 + sha256.Size + sha256.Size // magic, key, digest
 func cacheKey(src []byte, rel string) [sha256.Size]byte {
 	h := sha256.New()
 	fmt.Fprintf(h, "escouade run.js bytecode\nengine %s\nruntime %s\ncheck %s\nurl %s\nbundle %s\n",
-		ModuleSHA256(), sha256Hex(runtimeJS), checkRules, bundleURL(rel), sha256Hex(src))
+		ModuleSHA256(), sha256Hex(runtimeJS), checkRules(), bundleURL(rel), sha256Hex(src))
 	var key [sha256.Size]byte
 	h.Sum(key[:0])
 	return key

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -358,5 +359,59 @@ func TestBytecodeConcurrentStarts(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || !strings.HasSuffix(entries[0].Name(), ".qbc") {
 		t.Fatalf("cache folder holds %v, want one .qbc file", entries)
+	}
+}
+
+// The identity of Check's rules follows each of its inputs: an import
+// allowed or not, the stamp's pattern, the oldest SDK, esbuild's
+// version and the code's own name each change it; the order of the
+// imports does not.
+func TestCheckRulesFollowTheirInputs(t *testing.T) {
+	imports := map[string]bool{"node:fs": true, "node:readline": true}
+	base := rulesIdentity(imports, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1")
+	for name, id := range map[string]string{
+		"another import allowed": rulesIdentity(map[string]bool{"node:fs": true, "node:readline": true, "node:os": true}, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1"),
+		"an import no longer":    rulesIdentity(map[string]bool{"node:fs": true}, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1"),
+		"an import set false":    rulesIdentity(map[string]bool{"node:fs": true, "node:readline": false}, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1"),
+		"another stamp":          rulesIdentity(imports, stamp.String()+"x", [2]int{0, 3}, "esbuild v1", "logic 1"),
+		"another oldest minor":   rulesIdentity(imports, stamp.String(), [2]int{0, 4}, "esbuild v1", "logic 1"),
+		"another oldest major":   rulesIdentity(imports, stamp.String(), [2]int{1, 3}, "esbuild v1", "logic 1"),
+		"another esbuild":        rulesIdentity(imports, stamp.String(), [2]int{0, 3}, "esbuild v2", "logic 1"),
+		"another logic":          rulesIdentity(imports, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 2"),
+	} {
+		if id == base {
+			t.Errorf("%s: the identity of Check's rules did not change", name)
+		}
+	}
+	again := rulesIdentity(map[string]bool{"node:readline": true, "node:fs": true}, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1")
+	if again != base {
+		t.Error("the same rules gave another identity")
+	}
+	// What keys the cache is those inputs as Check uses them.
+	if got, want := checkRules(), rulesIdentity(allowed, stamp.String(), minSDK, esbuildVersion(), checkLogic); got != want {
+		t.Fatalf("checkRules %s, from Check's inputs %s", got, want)
+	}
+}
+
+// esbuild's version is read from the binary's module information; a
+// test binary has none of its dependencies, so the marker stands in.
+func TestEsbuildVersionOfThisBinary(t *testing.T) {
+	got := esbuildVersion()
+	if got != noBuildInfo && !strings.HasPrefix(got, esbuildModule+" v") {
+		t.Fatalf("esbuild version %q", got)
+	}
+}
+
+// The stamp rule's oldest SDK is minSDK: one minor older is refused,
+// minSDK itself is not.
+func TestStampRuleIsMinSDK(t *testing.T) {
+	at := func(major, minor int) []byte {
+		return []byte(fmt.Sprintf("/*! @escouade-dev/plugin v%d.%d.0 */\n", major, minor))
+	}
+	if err := checkStamp(at(minSDK[0], minSDK[1])); err != nil {
+		t.Fatalf("minSDK refused: %v", err)
+	}
+	if err := checkStamp(at(minSDK[0], minSDK[1]-1)); err == nil {
+		t.Fatal("the SDK before minSDK was let through")
 	}
 }

@@ -33,9 +33,10 @@ const compileExport = "escouade-compile"
 const maxCompileOutput = 48 << 20
 
 // BytecodeFolder is where the JS engine's bytecode is kept under a cache
-// folder, per host version (a cache file also stands for the bundle's
-// check, whose rules are the host's): beside the compiled code's folders,
-// not in them, since it is not compiled code.
+// folder, per host version: beside the compiled code's folders, not in
+// them, since it is not compiled code. A cache file also stands for the
+// bundle's check; its name holds the identity of the check's rules, so
+// builds sharing a version but not those rules do not share verdicts.
 func BytecodeFolder(cacheDir, hostVersion string) string {
 	return filepath.Join(cacheDir, "js-bytecode", filepath.Base(CacheFolder(cacheDir, hostVersion)))
 }
