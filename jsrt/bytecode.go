@@ -197,16 +197,30 @@ func (e *Engine) CachedBundle(m *manifest.Manifest, dir string, compile func(bun
 		if err := Check(src, rel); err != nil {
 			return nil, err
 		}
-		if b, ok = compileBundle(files, compile); ok {
-			writeCache(dir, file, encodeCache(key, b))
+		if b, ok = compileBundle(files, compile); ok && !writeCache(dir, file, encodeCache(key, b)) {
+			file = ""
 		}
 	}
-	if ok {
-		files[RuntimeBytecodeFile] = &memFile{data: b.runtime}
-		files[BundleBytecodeFile] = &memFile{data: b.bundle}
+	if !ok {
+		return files, nil
 	}
-	return files, nil
+	files[RuntimeBytecodeFile] = &memFile{data: b.runtime}
+	files[BundleBytecodeFile] = &memFile{data: b.bundle}
+	return cachedFS{memFS: files, file: file}, nil
 }
+
+// cachedFS is a /bundle with bytecode mounted, and the cache file that
+// holds it.
+type cachedFS struct {
+	memFS
+	file string
+}
+
+// BytecodeFile is the cache file this /bundle's bytecode was read from or
+// written to, "" if it could not be kept. The host removes it when a start
+// from it fails (a bytecode QuickJS wrote but cannot read back would
+// otherwise fail every start), so that the next start compiles again.
+func (c cachedFS) BytecodeFile() string { return c.file }
 
 // readCache reads the cache file for key, if it is one.
 func readCache(file string, key [sha256.Size]byte) (bytecode, bool) {
@@ -233,17 +247,20 @@ func compileBundle(files memFS, compile func(fs.FS) ([]byte, error)) (bytecode, 
 // writeCache writes data as file: to a temporary file first, renamed into
 // place, so that a start reading it meanwhile, or another start writing
 // the same bytes, never sees half of it.
-func writeCache(dir, file string, data []byte) {
+// It reports whether file now holds data.
+func writeCache(dir, file string, data []byte) bool {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return
+		return false
 	}
 	tmp, err := os.CreateTemp(dir, "*.tmp")
 	if err != nil {
-		return
+		return false
 	}
 	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
 		_ = os.Remove(tmp.Name())
+		return false
 	}
+	return true
 }

@@ -141,7 +141,7 @@ func TestBytecodeKeptAndReadBack(t *testing.T) {
 	}
 
 	files, _ := New().CachedBundle(m, dir, c.compile)
-	files.(memFS)[MainFile] = &memFile{data: []byte(`process.stdout.write('the source ran\n')`)}
+	files.(cachedFS).memFS[MainFile] = &memFile{data: []byte(`process.stdout.write('the source ran\n')`)}
 	if got := runFiles(t, files); !strings.HasPrefix(got, "from ") {
 		t.Fatalf("with bytecode mounted the source ran: %q", got)
 	}
@@ -190,7 +190,8 @@ func TestDamagedBytecodeIgnoredAndReplaced(t *testing.T) {
 		"random bytes":               func(f []byte) []byte { _, _ = rand.Read(f); return f },
 		"another bundle's file": func([]byte) []byte {
 			files, _ := New().CachedBundle(other, t.TempDir(), compileOn(r))
-			b := bytecode{runtime: files.(memFS)[RuntimeBytecodeFile].data, bundle: files.(memFS)[BundleBytecodeFile].data}
+			mem := files.(cachedFS).memFS
+			b := bytecode{runtime: mem[RuntimeBytecodeFile].data, bundle: mem[BundleBytecodeFile].data}
 			return encodeCache(cacheKey([]byte(`process.stdout.write('foreign\n')`), "dist/plugin.mjs"), b)
 		},
 	} {
@@ -413,5 +414,61 @@ func TestStampRuleIsMinSDK(t *testing.T) {
 	}
 	if err := checkStamp(at(minSDK[0], minSDK[1]-1)); err == nil {
 		t.Fatal("the SDK before minSDK was let through")
+	}
+}
+
+// forgeBadBytecode replaces the cache file of m's bundle in dir by one
+// with its key and a matching digest around a bundle frame QuickJS does
+// not read (a bytecode version it does not know): what a round-trip bug
+// would leave.
+func forgeBadBytecode(t *testing.T, m *manifest.Manifest, dir string, r *engineRuntime) string {
+	t.Helper()
+	src, rel, err := readBundle(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := compileOn(r)(BundleFS(src, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := parseCompiled(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := cacheKey(src, rel)
+	file := filepath.Join(dir, fmt.Sprintf("%x.qbc", key))
+	bad := encodeCache(key, bytecode{runtime: b.runtime, bundle: []byte{0xfe, 0xfe, 0xfe, 0xfe}})
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, bad, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// A cache file valid by its key and digest whose bytecode does not load
+// is mounted (nothing before the engine can tell), ends the start, and is
+// named by the /bundle so that the host can drop it.
+func TestBytecodeThatDoesNotLoad(t *testing.T) {
+	r := sharedRuntime(t, true)
+	m := pluginDir(t, `process.stdout.write('fine\n')`)
+	dir := t.TempDir()
+	file := forgeBadBytecode(t, m, dir, r)
+	c := &countingCompile{r: r}
+	files, err := New().CachedBundle(m, dir, c.compile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.n.Load(); n != 0 {
+		t.Fatalf("%d compiles: the forged file was not taken", n)
+	}
+	if got := files.(cachedFS).BytecodeFile(); got != file {
+		t.Fatalf("bytecode file %q, want %q", got, file)
+	}
+	in := launchFiles(t, files, instanceOptions{})
+	in.runTurn(nil)
+	if in.exitCode() != ExitCrash || !strings.Contains(in.stderr.String(), "version") {
+		t.Fatalf("exit %d, stderr %s; want QuickJS's refusal of the bytecode's version", in.exitCode(), in.stderr.String())
 	}
 }

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -51,6 +53,31 @@ func (t *Transport) bundleFiles(ctx context.Context, m *manifest.Manifest, g gue
 	return be.CachedBundle(m, BytecodeFolder(t.o.CacheDir, t.o.HostVersion), func(bundle fs.FS) ([]byte, error) {
 		return t.compileBundle(ctx, mod, bundle)
 	})
+}
+
+// bytecodeFile is the cache file of the bytecode in bundle, "" if none.
+func bytecodeFile(bundle fs.FS) string {
+	if c, ok := bundle.(interface{ BytecodeFile() string }); ok {
+		return c.BytecodeFile()
+	}
+	return ""
+}
+
+// dropBytecode removes the cache file an instance started from when its
+// start ended it: bytecode that QuickJS wrote but cannot read back (a
+// round-trip bug of JS_ReadObject, an import that no longer resolves)
+// would otherwise end every later start the same way; without the file
+// the next start compiles from the source and writes it again. From here
+// a bytecode that does not load cannot be told from a bundle whose top
+// level throws, so such a bundle is compiled again at its next start too;
+// a plugin that exits by itself, or one the host ended, keeps its file.
+func (i *instance) dropBytecode(exit transport.Exit) {
+	if i.bytecode == "" || exit.Kind == transport.Exited || exit.Kind == transport.Ended {
+		return
+	}
+	if err := os.Remove(i.bytecode); err == nil {
+		journalOf(i.spec)(fmt.Sprintf("the bytecode file %s is dropped: the start from it ended (%s); the next start compiles the bundle from its source", filepath.Base(i.bytecode), exit.String()))
+	}
 }
 
 // precompileBundle keeps a run.js plugin's bytecode in the cache, for
