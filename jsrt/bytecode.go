@@ -16,6 +16,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"golang.org/x/sync/singleflight"
 )
 
 // A bundle's start is mostly QuickJS parsing JavaScript: for hello-js,
@@ -146,19 +147,15 @@ func parseCompiled(out []byte) (bytecode, error) {
 	return bytecode{runtime: frames[0], bundle: frames[1]}, nil
 }
 
-// encodeCache is the cache file of b under key.
-func encodeCache(key [sha256.Size]byte, b bytecode) []byte {
-	payload := make([]byte, 0, 8+len(b.runtime)+len(b.bundle))
-	payload = binary.LittleEndian.AppendUint32(payload, uint32(len(b.runtime)))
-	payload = append(payload, b.runtime...)
-	payload = binary.LittleEndian.AppendUint32(payload, uint32(len(b.bundle)))
-	payload = append(payload, b.bundle...)
+// cacheFileHeader is the header of the cache file holding payload, a
+// compile's whole output, under key: the payload follows it as it is, so
+// that keeping a compile's bytecode copies none of it.
+func cacheFileHeader(key [sha256.Size]byte, payload []byte) []byte {
 	digest := sha256.Sum256(payload)
-	file := make([]byte, 0, cacheHeader+len(payload))
-	file = append(file, cacheMagic...)
-	file = append(file, key[:]...)
-	file = append(file, digest[:]...)
-	return append(file, payload...)
+	header := make([]byte, 0, cacheHeader)
+	header = append(header, cacheMagic...)
+	header = append(header, key[:]...)
+	return append(header, digest[:]...)
 }
 
 // decodeCache returns the bytecode in file if file is a cache file written
@@ -184,6 +181,13 @@ func decodeCache(key [sha256.Size]byte, file []byte) (bytecode, bool) {
 // and kept in dir for the next start. A cache that cannot be read or
 // written, or a compile that fails, only costs the parse: the bundle then
 // starts from its source as Bundle's does, with the same errors.
+//
+// Starts of one bundle at once that find no cache file share one check
+// and one compile: the first runs them, the others wait for its result
+// (a compile cut short with the first start costs the others the parse).
+// With its bytecode mounted, the bundle's source is not: the engine reads
+// neither it nor runtime.js then (runtime.js is the host's own bytes, kept
+// as they cost nothing).
 func (e *Engine) CachedBundle(m *manifest.Manifest, dir string, compile func(bundle fs.FS) ([]byte, error)) (fs.FS, error) {
 	src, rel, err := readBundle(m)
 	if err != nil {
@@ -194,19 +198,51 @@ func (e *Engine) CachedBundle(m *manifest.Manifest, dir string, compile func(bun
 	file := filepath.Join(dir, fmt.Sprintf("%x.qbc", key))
 	b, ok := readCache(file, key)
 	if !ok {
-		if err := Check(src, rel); err != nil {
+		v, err, _ := flights.Do(file, func() (any, error) { return made(files, src, rel, key, dir, file, compile) })
+		if err != nil {
 			return nil, err
 		}
-		if b, ok = compileBundle(files, compile); ok && !writeCache(dir, file, encodeCache(key, b)) {
-			file = ""
-		}
+		res := v.(madeBytecode)
+		b, ok, file = res.b, res.ok, res.file
 	}
 	if !ok {
 		return files, nil
 	}
+	delete(files, MainFile)
 	files[RuntimeBytecodeFile] = &memFile{data: b.runtime}
 	files[BundleBytecodeFile] = &memFile{data: b.bundle}
 	return cachedFS{memFS: files, file: file}, nil
+}
+
+// flights makes the bytecode of one cache file once at a time.
+var flights singleflight.Group
+
+// madeBytecode is what made gives every start waiting for it: the
+// bytecode if ok, and the file that keeps it ("" if none could).
+type madeBytecode struct {
+	b    bytecode
+	ok   bool
+	file string
+}
+
+// made is the bytecode a start without a cache file gets: the file, if a
+// flight that ended just before wrote it, or else Check's verdict and a
+// compile, kept in file.
+func made(files memFS, src []byte, rel string, key [sha256.Size]byte, dir, file string, compile func(fs.FS) ([]byte, error)) (madeBytecode, error) {
+	if b, ok := readCache(file, key); ok {
+		return madeBytecode{b: b, ok: true, file: file}, nil
+	}
+	if err := Check(src, rel); err != nil {
+		return madeBytecode{}, err
+	}
+	b, out, ok := compileBundle(files, compile)
+	if !ok {
+		return madeBytecode{}, nil
+	}
+	if !writeCache(dir, file, cacheFileHeader(key, out), out) {
+		file = ""
+	}
+	return madeBytecode{b: b, ok: true, file: file}, nil
 }
 
 // cachedFS is a /bundle with bytecode mounted, and the cache file that
@@ -231,24 +267,25 @@ func readCache(file string, key [sha256.Size]byte) (bytecode, bool) {
 	return decodeCache(key, data)
 }
 
-// compileBundle runs compile on the bundle's source files.
-func compileBundle(files memFS, compile func(fs.FS) ([]byte, error)) (bytecode, bool) {
+// compileBundle runs compile on the bundle's source files: the bytecode,
+// and the output it lies in, which is a cache file's payload.
+func compileBundle(files memFS, compile func(fs.FS) ([]byte, error)) (bytecode, []byte, bool) {
 	if compile == nil {
-		return bytecode{}, false
+		return bytecode{}, nil, false
 	}
 	out, err := compile(files)
 	if err != nil || len(out) > MaxBytecodeBytes {
-		return bytecode{}, false
+		return bytecode{}, nil, false
 	}
 	b, err := parseCompiled(out)
-	return b, err == nil
+	return b, out, err == nil
 }
 
-// writeCache writes data as file: to a temporary file first, renamed into
-// place, so that a start reading it meanwhile, or another start writing
-// the same bytes, never sees half of it.
-// It reports whether file now holds data.
-func writeCache(dir, file string, data []byte) bool {
+// writeCache writes header then payload as file: to a temporary file
+// first, renamed into place, so that a start reading it meanwhile, or
+// another process writing the same bytes, never sees half of it. It
+// reports whether file now holds them.
+func writeCache(dir, file string, header, payload []byte) bool {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return false
 	}
@@ -256,7 +293,10 @@ func writeCache(dir, file string, data []byte) bool {
 	if err != nil {
 		return false
 	}
-	_, werr := tmp.Write(data)
+	_, werr := tmp.Write(header)
+	if werr == nil {
+		_, werr = tmp.Write(payload)
+	}
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
 		_ = os.Remove(tmp.Name())

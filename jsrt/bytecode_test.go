@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -65,6 +66,16 @@ func withBytecode(t testing.TB, r *engineRuntime, bundle fs.FS) fs.FS {
 	files[RuntimeBytecodeFile] = &memFile{data: b.runtime}
 	files[BundleBytecodeFile] = &memFile{data: b.bundle}
 	return files
+}
+
+// encodeCache is the cache file of b under key, as CachedBundle writes a
+// compile's output: its frames after cacheFileHeader.
+func encodeCache(key [sha256.Size]byte, b bytecode) []byte {
+	payload := binary.LittleEndian.AppendUint32(nil, uint32(len(b.runtime)))
+	payload = append(payload, b.runtime...)
+	payload = binary.LittleEndian.AppendUint32(payload, uint32(len(b.bundle)))
+	payload = append(payload, b.bundle...)
+	return append(cacheFileHeader(key, payload), payload...)
 }
 
 // pluginDir is a plugin folder whose run.js bundle is src.
@@ -128,6 +139,9 @@ func TestBytecodeKeptAndReadBack(t *testing.T) {
 		}
 		if _, err := fs.Stat(files, BundleBytecodeFile); err != nil {
 			t.Fatalf("start %d: no bytecode mounted: %v", i+1, err)
+		}
+		if _, err := fs.Stat(files, MainFile); err == nil {
+			t.Fatalf("start %d: the source is kept beside its bytecode", i+1)
 		}
 		if got := runFiles(t, files); got != "from file:///plugin/dist/plugin.mjs\n" {
 			t.Fatalf("start %d: %q", i+1, got)
@@ -334,14 +348,14 @@ func TestCachedBundleChecks(t *testing.T) {
 // Starts of one bundle at once each get whole bytecode, and leave one
 // cache file and no temporary one.
 func TestBytecodeConcurrentStarts(t *testing.T) {
-	r := sharedRuntime(t, true)
+	c := &countingCompile{r: sharedRuntime(t, true)}
 	m := pluginDir(t, `process.stdout.write('same\n')`)
 	dir := t.TempDir()
 	const starts = 6
 	results := make(chan fs.FS, starts)
 	for range starts {
 		go func() {
-			files, err := New().CachedBundle(m, dir, compileOn(r))
+			files, err := New().CachedBundle(m, dir, c.compile)
 			if err != nil {
 				t.Error(err)
 			}
@@ -350,6 +364,9 @@ func TestBytecodeConcurrentStarts(t *testing.T) {
 	}
 	for range starts {
 		files := <-results
+		if files == nil {
+			continue // its error is reported
+		}
 		if _, err := fs.Stat(files, BundleBytecodeFile); err != nil {
 			t.Fatalf("no bytecode: %v", err)
 		}
@@ -360,6 +377,10 @@ func TestBytecodeConcurrentStarts(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || !strings.HasSuffix(entries[0].Name(), ".qbc") {
 		t.Fatalf("cache folder holds %v, want one .qbc file", entries)
+	}
+	// A start either waited for the one compile or read its file.
+	if n := c.n.Load(); n != 1 {
+		t.Fatalf("%d compiles for %d starts at once, want 1", n, starts)
 	}
 }
 
