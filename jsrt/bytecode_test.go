@@ -264,9 +264,29 @@ func TestBytecodeWithoutCache(t *testing.T) {
 		}
 	}
 	// A folder that is a file: compiled, mounted, not kept.
-	files, _ := New().CachedBundle(m, blocked, compileOn(sharedRuntime(t, true)))
+	c := &countingCompile{r: sharedRuntime(t, true)}
+	files, err := New().CachedBundle(m, blocked, c.compile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat(files, BundleBytecodeFile); err != nil {
+		t.Fatalf("unwritable cache: the compiled bytecode is not mounted: %v", err)
+	}
+	if got := files.(cachedFS).BytecodeFile(); got != "" {
+		t.Fatalf("unwritable cache: names the kept file %q", got)
+	}
+	if info, err := os.Stat(blocked); err != nil || info.IsDir() || info.Size() != 0 {
+		t.Fatalf("unwritable cache: the file standing for the folder changed: %v, %v", info, err)
+	}
 	if got := runFiles(t, files); got != "ok\n" {
 		t.Fatalf("unwritable cache: %q", got)
+	}
+	// Nothing was kept: the next start compiles again.
+	if _, err := New().CachedBundle(m, blocked, c.compile); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.n.Load(); n != 2 {
+		t.Fatalf("%d compiles for two starts with an unwritable cache, want 2", n)
 	}
 }
 
