@@ -13,6 +13,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -289,7 +290,8 @@ func writeCache(dir, file string, header, payload []byte) bool {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return false
 	}
-	tmp, err := os.CreateTemp(dir, "*.tmp")
+	removeStaleTemps(dir, time.Now())
+	tmp, err := os.CreateTemp(dir, "*"+tempSuffix)
 	if err != nil {
 		return false
 	}
@@ -303,4 +305,22 @@ func writeCache(dir, file string, header, payload []byte) bool {
 		return false
 	}
 	return true
+}
+
+// tempSuffix ends the name of a cache file being written.
+const tempSuffix = ".qbc.tmp"
+
+// staleTemp is the age past which a temporary file is one a process
+// killed while writing left behind: a write takes milliseconds.
+const staleTemp = time.Hour
+
+// removeStaleTemps removes the temporary files in dir older than
+// staleTemp at now, so that writes cut short do not pile up.
+func removeStaleTemps(dir string, now time.Time) {
+	names, _ := filepath.Glob(filepath.Join(dir, "*"+tempSuffix))
+	for _, name := range names {
+		if info, err := os.Lstat(name); err == nil && info.Mode().IsRegular() && now.Sub(info.ModTime()) > staleTemp {
+			_ = os.Remove(name)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -511,5 +512,36 @@ func TestBytecodeThatDoesNotLoad(t *testing.T) {
 	in.runTurn(nil)
 	if in.exitCode() != ExitCrash || !strings.Contains(in.stderr.String(), "version") {
 		t.Fatalf("exit %d, stderr %s; want QuickJS's refusal of the bytecode's version", in.exitCode(), in.stderr.String())
+	}
+}
+
+// A temporary file a killed write left behind is removed by the next
+// write once it is an hour old; a recent one, maybe another process's
+// write under way, is left alone.
+func TestStaleTempFilesRemoved(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "123"+tempSuffix)
+	recent := filepath.Join(dir, "456"+tempSuffix)
+	for _, name := range []string{old, recent} {
+		if err := os.WriteFile(name, []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	if err := os.Chtimes(old, now.Add(-2*staleTemp), now.Add(-2*staleTemp)); err != nil {
+		t.Fatal(err)
+	}
+	m := pluginDir(t, `process.stdout.write('ok\n')`)
+	if _, err := New().CachedBundle(m, dir, compileOn(sharedRuntime(t, true))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the stale temporary file is still there: %v", err)
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Fatalf("a recent temporary file was removed: %v", err)
+	}
+	if got := len(cacheFiles(t, dir)); got != 1 {
+		t.Fatalf("%d cache files, want 1", got)
 	}
 }
