@@ -5,13 +5,16 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -64,6 +67,16 @@ func withBytecode(t testing.TB, r *engineRuntime, bundle fs.FS) fs.FS {
 	files[RuntimeBytecodeFile] = &memFile{data: b.runtime}
 	files[BundleBytecodeFile] = &memFile{data: b.bundle}
 	return files
+}
+
+// encodeCache is the cache file of b under key, as CachedBundle writes a
+// compile's output: its frames after cacheFileHeader.
+func encodeCache(key [sha256.Size]byte, b bytecode) []byte {
+	payload := binary.LittleEndian.AppendUint32(nil, uint32(len(b.runtime)))
+	payload = append(payload, b.runtime...)
+	payload = binary.LittleEndian.AppendUint32(payload, uint32(len(b.bundle)))
+	payload = append(payload, b.bundle...)
+	return append(cacheFileHeader(key, payload), payload...)
 }
 
 // pluginDir is a plugin folder whose run.js bundle is src.
@@ -128,6 +141,9 @@ func TestBytecodeKeptAndReadBack(t *testing.T) {
 		if _, err := fs.Stat(files, BundleBytecodeFile); err != nil {
 			t.Fatalf("start %d: no bytecode mounted: %v", i+1, err)
 		}
+		if _, err := fs.Stat(files, MainFile); err == nil {
+			t.Fatalf("start %d: the source is kept beside its bytecode", i+1)
+		}
 		if got := runFiles(t, files); got != "from file:///plugin/dist/plugin.mjs\n" {
 			t.Fatalf("start %d: %q", i+1, got)
 		}
@@ -140,7 +156,7 @@ func TestBytecodeKeptAndReadBack(t *testing.T) {
 	}
 
 	files, _ := New().CachedBundle(m, dir, c.compile)
-	files.(memFS)[MainFile] = &memFile{data: []byte(`process.stdout.write('the source ran\n')`)}
+	files.(cachedFS).memFS[MainFile] = &memFile{data: []byte(`process.stdout.write('the source ran\n')`)}
 	if got := runFiles(t, files); !strings.HasPrefix(got, "from ") {
 		t.Fatalf("with bytecode mounted the source ran: %q", got)
 	}
@@ -189,7 +205,8 @@ func TestDamagedBytecodeIgnoredAndReplaced(t *testing.T) {
 		"random bytes":               func(f []byte) []byte { _, _ = rand.Read(f); return f },
 		"another bundle's file": func([]byte) []byte {
 			files, _ := New().CachedBundle(other, t.TempDir(), compileOn(r))
-			b := bytecode{runtime: files.(memFS)[RuntimeBytecodeFile].data, bundle: files.(memFS)[BundleBytecodeFile].data}
+			mem := files.(cachedFS).memFS
+			b := bytecode{runtime: mem[RuntimeBytecodeFile].data, bundle: mem[BundleBytecodeFile].data}
 			return encodeCache(cacheKey([]byte(`process.stdout.write('foreign\n')`), "dist/plugin.mjs"), b)
 		},
 	} {
@@ -248,9 +265,29 @@ func TestBytecodeWithoutCache(t *testing.T) {
 		}
 	}
 	// A folder that is a file: compiled, mounted, not kept.
-	files, _ := New().CachedBundle(m, blocked, compileOn(sharedRuntime(t, true)))
+	c := &countingCompile{r: sharedRuntime(t, true)}
+	files, err := New().CachedBundle(m, blocked, c.compile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fs.Stat(files, BundleBytecodeFile); err != nil {
+		t.Fatalf("unwritable cache: the compiled bytecode is not mounted: %v", err)
+	}
+	if got := files.(cachedFS).BytecodeFile(); got != "" {
+		t.Fatalf("unwritable cache: names the kept file %q", got)
+	}
+	if info, err := os.Stat(blocked); err != nil || info.IsDir() || info.Size() != 0 {
+		t.Fatalf("unwritable cache: the file standing for the folder changed: %v, %v", info, err)
+	}
 	if got := runFiles(t, files); got != "ok\n" {
 		t.Fatalf("unwritable cache: %q", got)
+	}
+	// Nothing was kept: the next start compiles again.
+	if _, err := New().CachedBundle(m, blocked, c.compile); err != nil {
+		t.Fatal(err)
+	}
+	if n := c.n.Load(); n != 2 {
+		t.Fatalf("%d compiles for two starts with an unwritable cache, want 2", n)
 	}
 }
 
@@ -332,14 +369,14 @@ func TestCachedBundleChecks(t *testing.T) {
 // Starts of one bundle at once each get whole bytecode, and leave one
 // cache file and no temporary one.
 func TestBytecodeConcurrentStarts(t *testing.T) {
-	r := sharedRuntime(t, true)
+	c := &countingCompile{r: sharedRuntime(t, true)}
 	m := pluginDir(t, `process.stdout.write('same\n')`)
 	dir := t.TempDir()
 	const starts = 6
 	results := make(chan fs.FS, starts)
 	for range starts {
 		go func() {
-			files, err := New().CachedBundle(m, dir, compileOn(r))
+			files, err := New().CachedBundle(m, dir, c.compile)
 			if err != nil {
 				t.Error(err)
 			}
@@ -348,6 +385,9 @@ func TestBytecodeConcurrentStarts(t *testing.T) {
 	}
 	for range starts {
 		files := <-results
+		if files == nil {
+			continue // its error is reported
+		}
 		if _, err := fs.Stat(files, BundleBytecodeFile); err != nil {
 			t.Fatalf("no bytecode: %v", err)
 		}
@@ -358,5 +398,150 @@ func TestBytecodeConcurrentStarts(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 || !strings.HasSuffix(entries[0].Name(), ".qbc") {
 		t.Fatalf("cache folder holds %v, want one .qbc file", entries)
+	}
+	// A start either waited for the one compile or read its file.
+	if n := c.n.Load(); n != 1 {
+		t.Fatalf("%d compiles for %d starts at once, want 1", n, starts)
+	}
+}
+
+// The identity of Check's rules follows each of its inputs: an import
+// allowed or not, the stamp's pattern, the oldest SDK, esbuild's
+// version and the code's own name each change it; the order of the
+// imports does not.
+func TestCheckRulesFollowTheirInputs(t *testing.T) {
+	imports := map[string]bool{"node:fs": true, "node:readline": true}
+	base := rulesIdentity(imports, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1")
+	for name, id := range map[string]string{
+		"another import allowed": rulesIdentity(map[string]bool{"node:fs": true, "node:readline": true, "node:os": true}, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1"),
+		"an import no longer":    rulesIdentity(map[string]bool{"node:fs": true}, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1"),
+		"an import set false":    rulesIdentity(map[string]bool{"node:fs": true, "node:readline": false}, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1"),
+		"another stamp":          rulesIdentity(imports, stamp.String()+"x", [2]int{0, 3}, "esbuild v1", "logic 1"),
+		"another oldest minor":   rulesIdentity(imports, stamp.String(), [2]int{0, 4}, "esbuild v1", "logic 1"),
+		"another oldest major":   rulesIdentity(imports, stamp.String(), [2]int{1, 3}, "esbuild v1", "logic 1"),
+		"another esbuild":        rulesIdentity(imports, stamp.String(), [2]int{0, 3}, "esbuild v2", "logic 1"),
+		"another logic":          rulesIdentity(imports, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 2"),
+	} {
+		if id == base {
+			t.Errorf("%s: the identity of Check's rules did not change", name)
+		}
+	}
+	again := rulesIdentity(map[string]bool{"node:readline": true, "node:fs": true}, stamp.String(), [2]int{0, 3}, "esbuild v1", "logic 1")
+	if again != base {
+		t.Error("the same rules gave another identity")
+	}
+	// What keys the cache is those inputs as Check uses them.
+	if got, want := checkRules(), rulesIdentity(allowed, stamp.String(), minSDK, esbuildVersion(), checkLogic); got != want {
+		t.Fatalf("checkRules %s, from Check's inputs %s", got, want)
+	}
+}
+
+// esbuild's version is read from the binary's module information; a
+// test binary has none of its dependencies, so the marker stands in.
+func TestEsbuildVersionOfThisBinary(t *testing.T) {
+	got := esbuildVersion()
+	if got != noBuildInfo && !strings.HasPrefix(got, esbuildModule+" v") {
+		t.Fatalf("esbuild version %q", got)
+	}
+}
+
+// The stamp rule's oldest SDK is minSDK: one minor older is refused,
+// minSDK itself is not.
+func TestStampRuleIsMinSDK(t *testing.T) {
+	at := func(major, minor int) []byte {
+		return []byte(fmt.Sprintf("/*! @escouade-dev/plugin v%d.%d.0 */\n", major, minor))
+	}
+	if err := checkStamp(at(minSDK[0], minSDK[1])); err != nil {
+		t.Fatalf("minSDK refused: %v", err)
+	}
+	if err := checkStamp(at(minSDK[0], minSDK[1]-1)); err == nil {
+		t.Fatal("the SDK before minSDK was let through")
+	}
+}
+
+// forgeBadBytecode replaces the cache file of m's bundle in dir by one
+// with its key and a matching digest around a bundle frame QuickJS does
+// not read (a bytecode version it does not know): what a round-trip bug
+// would leave.
+func forgeBadBytecode(t *testing.T, m *manifest.Manifest, dir string, r *engineRuntime) string {
+	t.Helper()
+	src, rel, err := readBundle(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := compileOn(r)(BundleFS(src, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := parseCompiled(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := cacheKey(src, rel)
+	file := filepath.Join(dir, fmt.Sprintf("%x.qbc", key))
+	bad := encodeCache(key, bytecode{runtime: b.runtime, bundle: []byte{0xfe, 0xfe, 0xfe, 0xfe}})
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, bad, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// A cache file valid by its key and digest whose bytecode does not load
+// is mounted (nothing before the engine can tell), ends the start, and is
+// named by the /bundle so that the host can drop it.
+func TestBytecodeThatDoesNotLoad(t *testing.T) {
+	r := sharedRuntime(t, true)
+	m := pluginDir(t, `process.stdout.write('fine\n')`)
+	dir := t.TempDir()
+	file := forgeBadBytecode(t, m, dir, r)
+	c := &countingCompile{r: r}
+	files, err := New().CachedBundle(m, dir, c.compile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := c.n.Load(); n != 0 {
+		t.Fatalf("%d compiles: the forged file was not taken", n)
+	}
+	if got := files.(cachedFS).BytecodeFile(); got != file {
+		t.Fatalf("bytecode file %q, want %q", got, file)
+	}
+	in := launchFiles(t, files, instanceOptions{})
+	in.runTurn(nil)
+	if in.exitCode() != ExitCrash || !strings.Contains(in.stderr.String(), "version") {
+		t.Fatalf("exit %d, stderr %s; want QuickJS's refusal of the bytecode's version", in.exitCode(), in.stderr.String())
+	}
+}
+
+// A temporary file a killed write left behind is removed by the next
+// write once it is an hour old; a recent one, maybe another process's
+// write under way, is left alone.
+func TestStaleTempFilesRemoved(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "123"+tempSuffix)
+	recent := filepath.Join(dir, "456"+tempSuffix)
+	for _, name := range []string{old, recent} {
+		if err := os.WriteFile(name, []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	if err := os.Chtimes(old, now.Add(-2*staleTemp), now.Add(-2*staleTemp)); err != nil {
+		t.Fatal(err)
+	}
+	m := pluginDir(t, `process.stdout.write('ok\n')`)
+	if _, err := New().CachedBundle(m, dir, compileOn(sharedRuntime(t, true))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the stale temporary file is still there: %v", err)
+	}
+	if _, err := os.Stat(recent); err != nil {
+		t.Fatalf("a recent temporary file was removed: %v", err)
+	}
+	if got := len(cacheFiles(t, dir)); got != 1 {
+		t.Fatalf("%d cache files, want 1", got)
 	}
 }

@@ -17,6 +17,9 @@ var allowed = map[string]bool{"node:fs": true, "node:readline": true}
 // stamp is the legal comment the SDK puts in each bundle.
 var stamp = regexp.MustCompile(`/\*! @escouade-dev/plugin v(\d+)\.(\d+)\.(\d+)\S* \*/`)
 
+// minSDK is the oldest SDK whose stamped bundles Check lets run.
+var minSDK = [2]int{0, 3}
+
 // Check refuses a bundle the engine will not run, with the reason the
 // plugin stops with (docs/protocol.md#loading-and-compiling): one built with the SDK 0.2 or older,
 // one esbuild cannot parse (its message and position), one that imports
@@ -62,10 +65,10 @@ func checkStamp(src []byte) error {
 	}
 	major, _ := strconv.Atoi(string(m[1]))
 	minor, _ := strconv.Atoi(string(m[2]))
-	if major > 0 || minor > 2 {
+	if major > minSDK[0] || major == minSDK[0] && minor >= minSDK[1] {
 		return nil
 	}
-	return fmt.Errorf("built with @escouade-dev/plugin %d.%d: rebuild it with @escouade-dev/plugin 0.3 or later", major, minor)
+	return fmt.Errorf("built with @escouade-dev/plugin %d.%d: rebuild it with @escouade-dev/plugin %d.%d or later", major, minor, minSDK[0], minSDK[1])
 }
 
 func importRefusal(a api.OnResolveArgs) string {

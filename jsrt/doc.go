@@ -72,12 +72,13 @@
 // start, or install and build, runs escouade-compile in an instance of its
 // own, which compiles both without running them and writes their
 // bytecode on stdout; the host stores it in a file named by the engine's
-// SHA-256, runtime.js's, the bundle's path and the bundle's SHA-256, with
-// a digest of its contents. Later starts mount it as /bundle/runtime.qbc
+// SHA-256, runtime.js's, the identity of Check's rules, the bundle's path
+// and the bundle's SHA-256, with a digest of its contents. Later starts mount it as /bundle/runtime.qbc
 // and /bundle/plugin.qbc, which the engine reads with JS_ReadObject
 // instead of parsing the sources. A file that is not exactly what was
 // written for these inputs is never handed to the engine: it is compiled
-// again and replaced. The bundle's import.meta.url, its stack traces and
+// again and replaced; a file a start failed from is removed by the host.
+// The bundle's import.meta.url, its stack traces and
 // Function.prototype.toString are the same from bytecode.
 //
 // # Ends of an instance

@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 
+	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -33,9 +35,10 @@ const compileExport = "escouade-compile"
 const maxCompileOutput = 48 << 20
 
 // BytecodeFolder is where the JS engine's bytecode is kept under a cache
-// folder, per host version (a cache file also stands for the bundle's
-// check, whose rules are the host's): beside the compiled code's folders,
-// not in them, since it is not compiled code.
+// folder, per host version: beside the compiled code's folders, not in
+// them, since it is not compiled code. A cache file also stands for the
+// bundle's check; its name holds the identity of the check's rules, so
+// builds sharing a version but not those rules do not share verdicts.
 func BytecodeFolder(cacheDir, hostVersion string) string {
 	return filepath.Join(cacheDir, "js-bytecode", filepath.Base(CacheFolder(cacheDir, hostVersion)))
 }
@@ -50,6 +53,31 @@ func (t *Transport) bundleFiles(ctx context.Context, m *manifest.Manifest, g gue
 	return be.CachedBundle(m, BytecodeFolder(t.o.CacheDir, t.o.HostVersion), func(bundle fs.FS) ([]byte, error) {
 		return t.compileBundle(ctx, mod, bundle)
 	})
+}
+
+// bytecodeFile is the cache file of the bytecode in bundle, "" if none.
+func bytecodeFile(bundle fs.FS) string {
+	if c, ok := bundle.(interface{ BytecodeFile() string }); ok {
+		return c.BytecodeFile()
+	}
+	return ""
+}
+
+// dropBytecode removes the cache file an instance started from when its
+// start ended it: bytecode that QuickJS wrote but cannot read back (a
+// round-trip bug of JS_ReadObject, an import that no longer resolves)
+// would otherwise end every later start the same way; without the file
+// the next start compiles from the source and writes it again. From here
+// a bytecode that does not load cannot be told from a bundle whose top
+// level throws, so such a bundle is compiled again at its next start too;
+// a plugin that exits by itself, or one the host ended, keeps its file.
+func (i *instance) dropBytecode(exit transport.Exit) {
+	if i.bytecode == "" || exit.Kind == transport.Exited || exit.Kind == transport.Ended {
+		return
+	}
+	if err := os.Remove(i.bytecode); err == nil {
+		journalOf(i.spec)(fmt.Sprintf("the bytecode file %s is dropped: the start from it ended (%s); the next start compiles the bundle from its source", filepath.Base(i.bytecode), exit.String()))
+	}
 }
 
 // precompileBundle keeps a run.js plugin's bytecode in the cache, for

@@ -2,10 +2,15 @@ package wasm
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -133,5 +138,118 @@ func TestPrecompileKeepsBundleBytecode(t *testing.T) {
 	}
 	if n := e.compiles.Load(); n != 1 {
 		t.Fatalf("%d compiles, want 1, by Precompile", n)
+	}
+}
+
+// forgeUnloadable rewrites the cache file at file with its own key and a
+// digest that matches, around a bundle frame QuickJS does not read back
+// (a bytecode version it does not know): what a round-trip bug leaves.
+func forgeUnloadable(t *testing.T, file string) {
+	t.Helper()
+	good, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const magicAndKey, header = 16 + sha256.Size, 16 + 2*sha256.Size
+	payload := good[header:]
+	runtimeFrame := payload[:4+binary.LittleEndian.Uint32(payload)]
+	bad := binary.LittleEndian.AppendUint32(bytes.Clone(runtimeFrame), 4)
+	bad = append(bad, 0xfe, 0xfe, 0xfe, 0xfe)
+	digest := sha256.Sum256(bad)
+	forged := append(append(bytes.Clone(good[:magicAndKey]), digest[:]...), bad...)
+	if err := os.WriteFile(file, forged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// journalLines collects a program's "wasm" journal lines.
+type journalLines struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (j *journalLines) add(tag, text string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.lines = append(j.lines, tag+": "+text)
+}
+
+func (j *journalLines) matching(s string) []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	var got []string
+	for _, l := range j.lines {
+		if strings.Contains(l, s) {
+			got = append(got, l)
+		}
+	}
+	return got
+}
+
+// A cache file whose key and digest hold but whose bytecode does not load
+// ends the start that read it; the host then drops it, says so once in
+// the journal, and the next start compiles from the source, answers, and
+// keeps a fresh file.
+func TestUnloadableBytecodeDropped(t *testing.T) {
+	m, err := manifest.Load("../../examples/hello-js", manifest.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	e := &countingEngine{Engine: jsrt.New()}
+	tr := newTransport(t, Options{JS: e, CacheDir: cache})
+	if err := tr.Precompile(t.Context(), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := filepath.Glob(filepath.Join(BytecodeFolder(cache, ""), "*.qbc"))
+	if len(names) != 1 {
+		t.Fatalf("cache files %v, want one", names)
+	}
+	forgeUnloadable(t, names[0])
+
+	journal := &journalLines{}
+	prog := launch(t, tr, transport.LaunchSpec{Manifest: m, Journal: journal.add})
+	<-prog.Done()
+	if exit := prog.Exit(); exit.Kind != transport.Trapped {
+		t.Fatalf("the start from unloadable bytecode ended %v, want a crash", exit)
+	}
+	if got := journal.matching(filepath.Base(names[0])); len(got) != 1 || !strings.HasPrefix(got[0], "wasm: ") || !strings.Contains(got[0], "dropped") {
+		t.Fatalf("journal %q, want one wasm line dropping the file", journal.lines)
+	}
+	if _, err := os.Stat(names[0]); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the unloadable file is still there: %v", err)
+	}
+
+	prog = launch(t, tr, transport.LaunchSpec{Manifest: m})
+	if _, err := prog.Stdin().Write([]byte(helloInitialize)); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(prog.Stdout()).ReadString('\n'); err != nil || !strings.Contains(line, `"result"`) {
+		t.Fatalf("the start after the drop: %q, %v; stderr %q", line, err, prog.LastStderr())
+	}
+	if n := e.compiles.Load(); n != 2 {
+		t.Fatalf("%d compiles, want 2: the start after the drop compiles again", n)
+	}
+	if data, err := os.ReadFile(names[0]); err != nil || len(data) < 1000 {
+		t.Fatalf("no fresh cache file after the drop: %d bytes, %v", len(data), err)
+	}
+}
+
+// A plugin the host ends during its start keeps its bytecode: only a
+// start that failed by itself drops it.
+func TestBytecodeKeptWhenTheHostEndsTheStart(t *testing.T) {
+	inst := &instance{bytecode: filepath.Join(t.TempDir(), "x.qbc")}
+	if err := os.WriteFile(inst.bytecode, []byte("kept"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, exit := range []transport.Exit{killed, {Kind: transport.Exited, Code: 3}} {
+		inst.dropBytecode(exit)
+		if _, err := os.Stat(inst.bytecode); err != nil {
+			t.Fatalf("after %v the file is gone: %v", exit, err)
+		}
+	}
+	inst.dropBytecode(transport.Exit{Kind: transport.Trapped, Detail: "x"})
+	if _, err := os.Stat(inst.bytecode); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a crashed start kept the file: %v", err)
 	}
 }

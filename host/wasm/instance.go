@@ -48,6 +48,10 @@ type instance struct {
 
 	done chan struct{}
 	exit transport.Exit // set before done is closed
+
+	// bytecode is the cache file of the bytecode mounted in /bundle, ""
+	// if none: dropped if the start fails (dropBytecode).
+	bytecode string
 }
 
 var _ transport.Program = (*instance)(nil)
@@ -214,7 +218,9 @@ func (i *instance) finish() {
 func (i *instance) serveReactor(mod moduleInstance) transport.Exit {
 	t := turn{fn: mod.ExportedFunction(turnExport), budget: mod.ExportedFunction(budgetExport), stack: make([]uint64, 1)}
 	if err := i.start(mod, t); err != nil {
-		return i.exitOf(err)
+		exit := i.exitOf(err)
+		i.dropBytecode(exit)
+		return exit
 	}
 	for {
 		run, last := i.in.next()

@@ -35,12 +35,13 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 		return nil, err
 	}
 	g := t.guestOf(m)
-	fsc, err := t.mounts(ctx, m, g, mod, journal)
+	fsc, bytecode, err := t.mounts(ctx, m, g, mod, journal)
 	if err != nil {
 		return nil, err
 	}
 	n := t.nextID()
 	i := newInstance(t, mod, g, spec, n)
+	i.bytecode = bytecode
 	cfg := i.config(fmt.Sprintf("%s#%d", m.ID, n), g.argv0(), fsc)
 	if !t.track(i) {
 		return nil, ErrClosed
@@ -77,21 +78,22 @@ func journalOf(spec transport.LaunchSpec) func(string) {
 	return func(line string) { spec.Journal("wasm", line) }
 }
 
-// mounts is an instance's file system: /plugin, and /bundle for run.js.
-func (t *Transport) mounts(ctx context.Context, m *manifest.Manifest, g guest, mod *module, journal func(string)) (engine.FSConfig, error) {
+// mounts is an instance's file system: /plugin, and /bundle for run.js;
+// and the cache file of the bytecode in /bundle, if it has some.
+func (t *Transport) mounts(ctx context.Context, m *manifest.Manifest, g guest, mod *module, journal func(string)) (engine.FSConfig, string, error) {
 	files, err := pluginFiles(m.Dir, t.o.FileLimit, t.o.FilesLimit, journal)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	fsc := engine.NewFSConfig().WithFSMount(files, PluginMount)
 	if !g.bundle() {
-		return fsc, nil
+		return fsc, "", nil
 	}
 	bundle, err := t.bundleFiles(ctx, m, g, mod)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	return fsc.WithFSMount(bundle, BundleMount), nil
+	return fsc.WithFSMount(bundle, BundleMount), bytecodeFile(bundle), nil
 }
 
 // instantiate makes the instance's module on its goroutine. A module

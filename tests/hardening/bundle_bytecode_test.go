@@ -4,6 +4,8 @@ package hardening
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,9 +63,13 @@ func TestBundleBytecodeThroughRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	kept := statFile(t, files[0])
 	if got := urlOf(); got != want {
 		t.Fatalf("from bytecode: url %q, want %q", got, want)
 	}
+	// A run that missed the file would have compiled and renamed a new
+	// one into place: the same inode and time say the run took this one.
+	unchanged(t, "the second run", files[0], kept, good)
 	// A damaged file is never handed to the engine: the run starts from
 	// the source and writes the file again.
 	damaged := bytes.Repeat([]byte{0xff}, len(good))
@@ -74,6 +80,7 @@ func TestBundleBytecodeThroughRun(t *testing.T) {
 	if now, _ := os.ReadFile(files[0]); !bytes.Equal(now, good) {
 		t.Fatal("the damaged cache file was not written again")
 	}
+	kept = statFile(t, files[0])
 
 	for method, sentence := range map[string]string{
 		"spin/forever": turnSentence,
@@ -92,4 +99,87 @@ func TestBundleBytecodeThroughRun(t *testing.T) {
 	if got := bytecodeFiles(t, home); len(got) != 1 {
 		t.Errorf("bytecode files %v; want the one", got)
 	}
+	// Both limits ended instances that started from that file.
+	unchanged(t, "the runs past a limit", files[0], kept, good)
+}
+
+// statFile is file's inode and modification time.
+func statFile(t *testing.T, file string) os.FileInfo {
+	t.Helper()
+	info, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
+}
+
+// unchanged fails unless file is still the one before (same inode, same
+// modification time) with the same bytes.
+func unchanged(t *testing.T, after, file string, before os.FileInfo, content []byte) {
+	t.Helper()
+	now := statFile(t, file)
+	if !os.SameFile(before, now) || !now.ModTime().Equal(before.ModTime()) {
+		t.Fatalf("after %s the cache file was written again (inode or time changed): the cache was missed", after)
+	}
+	if data, _ := os.ReadFile(file); !bytes.Equal(data, content) {
+		t.Fatalf("after %s the cache file changed", after)
+	}
+}
+
+// A cache file whose name, key and digest hold but whose bytecode QuickJS
+// cannot read back ends the start that reads it, which drops it and says
+// so in the journal; the next start compiles from the source, answers,
+// and keeps a fresh file.
+func TestUnloadableBytecodeThroughRun(t *testing.T) {
+	dir := plugin{
+		manifest: map[string]any{"name": "unloadable", "run": map[string]any{"js": "dist/plugin.mjs"}},
+		id:       "dev.escouade.hardening.unloadable",
+		files:    map[string]string{"dist/plugin.mjs": bytecodeBundle},
+	}.write(t)
+	home := t.TempDir()
+	s := runHome(t, dir, home)
+	s.call("u", "x/url", nil)
+	s.close()
+	files := bytecodeFiles(t, home)
+	if len(files) != 1 {
+		t.Fatalf("bytecode files %v; want one", files)
+	}
+	good, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, files[0], unloadable(good))
+
+	s = runHome(t, dir, home, "--follow")
+	s.send(`{"op":"call","id":"c","method":"x/url"}`)
+	drop := s.next("the line dropping the bytecode", func(l line) bool {
+		return l.str("op") == "journal-line" && strings.Contains(l.str("line"), filepath.Base(files[0])+" is dropped")
+	})
+	if !strings.Contains(drop.str("line"), " wasm ") {
+		t.Errorf("drop line %q, want a wasm line", drop.str("line"))
+	}
+	// The instance the host starts again, after that crash, compiles.
+	a := s.call("u", "x/url", nil)
+	if res, _ := a["result"].(map[string]any); res["url"] != "file:///plugin/dist/plugin.mjs" {
+		t.Fatalf("after the drop: %v", a)
+	}
+	s.close()
+	if now, _ := os.ReadFile(files[0]); !bytes.Equal(now, good) {
+		t.Fatal("the run after the drop did not keep a fresh file")
+	}
+}
+
+// unloadable is the cache file good with its own key and a digest that
+// matches, around a bundle frame of a bytecode version QuickJS does not
+// know: the file format is docs/protocol.md's (16 bytes of magic, the
+// key's SHA-256, the payload's SHA-256, then the payload's two frames,
+// each a 32-bit little-endian length and its bytes).
+func unloadable(good []byte) []byte {
+	const magicAndKey, header = 16 + sha256.Size, 16 + 2*sha256.Size
+	payload := good[header:]
+	runtimeFrame := payload[:4+binary.LittleEndian.Uint32(payload)]
+	bad := binary.LittleEndian.AppendUint32(bytes.Clone(runtimeFrame), 4)
+	bad = append(bad, 0xfe, 0xfe, 0xfe, 0xfe)
+	digest := sha256.Sum256(bad)
+	return append(append(bytes.Clone(good[:magicAndKey]), digest[:]...), bad...)
 }
