@@ -15,6 +15,7 @@ func reserve(size uint64) []byte {
 	if err != nil {
 		return nil
 	}
+	adviseHuge(b)
 	return b
 }
 
