@@ -42,11 +42,12 @@ type Options struct {
 	// returns.
 	Bind func(c *Conn)
 	// InOrder, when set, names the methods whose handlers neither block
-	// nor call the peer: the reader serves such a request itself before it
-	// reads the next line (a batch's members in the batch's order), so
-	// their effects follow the order of the lines, as a cap that refuses
-	// the request past it needs. Any other request is served beside the
-	// reading.
+	// nor call the peer: the reader serves such a request or notification
+	// itself before it reads the next line (a batch's members in the
+	// batch's order), so their effects follow the order of the lines, as a
+	// cap that refuses the request past it needs, or a log written before
+	// an answer. Any other request is served beside the reading, and any
+	// other notification by the connection's queue of them.
 	InOrder func(method string) bool
 	// OnEvent reports what the owner should journal. It is called from the
 	// connection's goroutines and must not block long.

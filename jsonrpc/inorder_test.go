@@ -46,3 +46,32 @@ func TestInOrderMethodsTakeEffectInLineOrder(t *testing.T) {
 		t.Errorf("served in the order\n%s\nwant the lines' order", got)
 	}
 }
+
+// A notification of a method served in order has taken effect before the
+// next line is served: a request after it finds what it did, every time.
+func TestInOrderNotificationIsServedBeforeTheNextLine(t *testing.T) {
+	const n = 200
+	var mu sync.Mutex
+	noted := 0
+	opts := Options{
+		InOrder: func(method string) bool { return method == "note" },
+		Handle: func(_ context.Context, m *Message) (any, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if m.Method == "note" {
+				noted++
+				return nil, nil
+			}
+			return noted, nil
+		},
+	}
+	p := newPeer(t, opts)
+	for i := range n {
+		p.send(`{"jsonrpc":"2.0","method":"note"}`)
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"count"}`, i))
+		want := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%d}`, i, i+1)
+		if got := p.next(); got != want {
+			t.Fatalf("request %d: %s, want %s", i, got, want)
+		}
+	}
+}

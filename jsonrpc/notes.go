@@ -6,9 +6,18 @@ import "fmt"
 // goroutine that serves them, in order, without blocking the reader: the
 // queue is bounded by the reader, which reads nothing more while
 // Options.MaxNotifications are queued or the held bytes are over
-// Options.MaxHeld (bounds.go). Without a handler it is dropped.
+// Options.MaxHeld (bounds.go). A notification of a method served in order
+// (Options.InOrder) is served by the reader itself, before the next line,
+// ahead of queued ones of other methods. Without a handler it is dropped.
 func (c *Conn) queueNotification(m *Message) {
 	if c.opts.Handle == nil {
+		return
+	}
+	if c.inOrder(m) {
+		// Served by the reader before the next line, as an in-order
+		// request is: a log sent before an answer is kept before the
+		// caller has the answer.
+		c.handleNotification(m)
 		return
 	}
 	size := noteSize(m)

@@ -72,6 +72,11 @@ func (s *Server) Methods() map[string]Handler {
 	}
 }
 
+// InOrder names log: it only writes to the journal, which never blocks, and
+// a log the plugin sent before an answer must be in the journal when the
+// caller has that answer, as it would be in the plugin's own order.
+func (s *Server) InOrder() []string { return []string{vocab.MethodLog} }
+
 // Close releases nothing: a Server holds no resource of its own.
 func (s *Server) Close() error { return nil }
 
