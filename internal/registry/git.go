@@ -196,6 +196,7 @@ func Clone(ctx context.Context, home, source string, o GitOptions) (string, erro
 	if err := os.MkdirAll(root, dirMode); err != nil {
 		return "", err
 	}
+	removeStalePartials(root, time.Now())
 	partial, err := os.MkdirTemp(root, ".partial-")
 	if err != nil {
 		return "", err
@@ -211,6 +212,28 @@ func Clone(ctx context.Context, home, source string, o GitOptions) (string, erro
 		return "", err
 	}
 	return dir, nil
+}
+
+// stalePartial is the age past which a .partial- folder is a clone's
+// leftover: a clone that failed removes its own, so one older than any
+// clone lasts is what a host that crashed mid-clone left.
+const stalePartial = time.Hour
+
+// removeStalePartials removes the .partial- folders under root older than
+// stalePartial; nothing was ever installed from them.
+func removeStalePartials(root string, now time.Time) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), ".partial-") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > stalePartial {
+			_ = os.RemoveAll(filepath.Join(root, e.Name()))
+		}
+	}
 }
 
 // cloneInto clones into partial/work, then moves the checkout to its

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gitRun runs git for a fixture, with a configuration of its own.
@@ -232,5 +233,33 @@ func assertEmptyGitDir(t *testing.T, home string) {
 	entries, _ := os.ReadDir(filepath.Join(home, GitDir))
 	if len(entries) != 0 {
 		t.Errorf("left under %s: %v", GitDir, entries)
+	}
+}
+
+// A .partial- folder a crashed clone left is removed by the next clone
+// once it is older than any clone lasts; one as young as a clone under
+// way is left alone.
+func TestCloneRemovesWhatACrashedCloneLeft(t *testing.T) {
+	bare := bareRepo(t, map[string]string{"escouade-plugin.json": pluginManifest})
+	home := t.TempDir()
+	root := filepath.Join(home, GitDir)
+	stale, young := filepath.Join(root, ".partial-stale"), filepath.Join(root, ".partial-young")
+	for _, dir := range []string{stale, young} {
+		if err := os.MkdirAll(filepath.Join(dir, "work"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * stalePartial)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Clone(context.Background(), home, bare, GitOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if fileExists(stale) {
+		t.Error("the stale .partial- folder is still there")
+	}
+	if !fileExists(young) {
+		t.Error("a .partial- folder as young as a clone under way was removed")
 	}
 }
