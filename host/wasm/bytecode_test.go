@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -162,30 +161,6 @@ func forgeUnloadable(t *testing.T, file string) {
 	}
 }
 
-// journalLines collects a program's "wasm" journal lines.
-type journalLines struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (j *journalLines) add(tag, text string) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.lines = append(j.lines, tag+": "+text)
-}
-
-func (j *journalLines) matching(s string) []string {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	var got []string
-	for _, l := range j.lines {
-		if strings.Contains(l, s) {
-			got = append(got, l)
-		}
-	}
-	return got
-}
-
 // A cache file whose key and digest hold but whose bytecode does not load
 // ends the start that read it; the host then drops it, says so once in
 // the journal, and the next start compiles from the source, answers, and
@@ -207,14 +182,20 @@ func TestUnloadableBytecodeDropped(t *testing.T) {
 	}
 	forgeUnloadable(t, names[0])
 
-	journal := &journalLines{}
+	journal := &journal{}
 	prog := launch(t, tr, transport.LaunchSpec{Manifest: m, Journal: journal.add})
 	<-prog.Done()
 	if exit := prog.Exit(); exit.Kind != transport.Trapped {
 		t.Fatalf("the start from unloadable bytecode ended %v, want a crash", exit)
 	}
-	if got := journal.matching(filepath.Base(names[0])); len(got) != 1 || !strings.HasPrefix(got[0], "wasm: ") || !strings.Contains(got[0], "dropped") {
-		t.Fatalf("journal %q, want one wasm line dropping the file", journal.lines)
+	var got []string
+	for _, l := range journal.all() {
+		if strings.Contains(l, filepath.Base(names[0])) {
+			got = append(got, l)
+		}
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "wasm ") || !strings.Contains(got[0], "dropped") {
+		t.Fatalf("journal %q, want one wasm line dropping the file", journal.all())
 	}
 	if _, err := os.Stat(names[0]); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("the unloadable file is still there: %v", err)

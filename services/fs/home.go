@@ -2,8 +2,6 @@ package fssvc
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/services"
 )
@@ -32,13 +30,12 @@ func newHomeFolder(home, temp string) homeFolder {
 	return homeFolder{home: info, temp: temp}
 }
 
-// holds reports whether rel, a link-free path under root (missing names
-// included), is the home or inside it, and not inside the plugin's
-// temporary folder. Folders are compared by identity, from the top down
-// (each folder above the root, the root, then each existing folder of
-// rel), so that another spelling of the home is caught and the deepest of
-// the home and the temporary folder decides.
-func (h homeFolder) holds(root *os.Root, rootDir, rel string) bool {
+// holds reports whether the path whose folderChain is chain is the home
+// or inside it, and not inside the plugin's temporary folder. Folders are
+// compared by identity,
+// so that another spelling of the home is caught, and the deepest of the
+// home and the temporary folder decides.
+func (h homeFolder) holds(chain []os.FileInfo) bool {
 	if h.home == nil {
 		return false
 	}
@@ -47,51 +44,16 @@ func (h homeFolder) holds(root *os.Root, rootDir, rel string) bool {
 		temp, _ = os.Stat(h.temp)
 	}
 	inside := false
-	see := func(info os.FileInfo) {
+	for _, info := range chain {
 		switch {
-		case info == nil || !info.IsDir():
+		case !info.IsDir():
 		case os.SameFile(info, h.home):
 			inside = true
 		case temp != nil && os.SameFile(info, temp):
 			inside = false
 		}
 	}
-	for _, dir := range ancestors(rootDir) {
-		info, _ := os.Stat(dir)
-		see(info)
-	}
-	if rel == "." || rel == "" {
-		return inside
-	}
-	names := strings.Split(rel, "/")
-	for k := 1; k <= len(names); k++ {
-		info, err := root.Lstat(strings.Join(names[:k], "/"))
-		if err != nil {
-			break // missing: what is made below it is where its parent is
-		}
-		see(info)
-	}
 	return inside
-}
-
-// ancestors is dir, links resolved, and every folder above it, from the
-// top down.
-func ancestors(dir string) []string {
-	real, err := filepath.EvalSymlinks(dir)
-	if err != nil {
-		real = dir
-	}
-	var up []string
-	for p := real; ; p = filepath.Dir(p) {
-		up = append(up, p)
-		if filepath.Dir(p) == p {
-			break
-		}
-	}
-	for i, j := 0, len(up)-1; i < j; i, j = i+1, j-1 {
-		up[i], up[j] = up[j], up[i]
-	}
-	return up
 }
 
 // refuseHome is the refusal of a path inside the host's home.
@@ -102,10 +64,11 @@ func refuseHome(loc Location) *services.Error {
 // guard refuses rel, under root, when it is inside the host's home, and,
 // for a change, inside the plugin's own folder.
 func (s *Service) guard(root *os.Root, loc Location, rel string, change bool) *services.Error {
-	if s.home.holds(root, loc.Dir, rel) {
+	chain := folderChain(root, loc.Dir, rel)
+	if s.home.holds(chain) {
 		return refuseHome(loc)
 	}
-	if change && s.own.holds(root, loc.Dir, rel) {
+	if change && s.own.holds(chain) {
 		return refuseOwn(loc)
 	}
 	return nil

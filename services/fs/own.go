@@ -30,41 +30,56 @@ func newOwnFolder(dir string) ownFolder {
 	return ownFolder{info: info}
 }
 
-// holds reports whether rel, a link-free path under root (missing names
-// included), is the plugin's folder or inside it. Folders are compared by
-// identity, not by name, so that another spelling of the folder (a link
-// to it, a root reached through a link, a bind mount) is caught: each
-// folder above the root, the root, then each existing folder of rel.
-func (o ownFolder) holds(root *os.Root, rootDir, rel string) bool {
+// holds reports whether the path whose folderChain is chain is the
+// plugin's folder or inside it. Folders are compared by identity, not by
+// name, so that another spelling of the folder (a link to it, a root
+// reached through a link, a bind mount) is caught.
+func (o ownFolder) holds(chain []os.FileInfo) bool {
 	if o.info == nil {
 		return false
 	}
-	real, err := filepath.EvalSymlinks(rootDir)
-	if err != nil {
-		real = rootDir
-	}
-	for p := real; ; p = filepath.Dir(p) {
-		if o.is(os.Stat(p)) {
-			return true
-		}
-		if filepath.Dir(p) == p {
-			break
-		}
-	}
-	if rel == "." || rel == "" {
-		return false
-	}
-	names := strings.Split(rel, "/")
-	for k := 1; k <= len(names); k++ {
-		info, err := root.Lstat(strings.Join(names[:k], "/"))
-		if err != nil {
-			return false // missing: what is made below it is new
-		}
+	for _, info := range chain {
 		if o.is(info, nil) {
 			return true
 		}
 	}
 	return false
+}
+
+// folderChain is what stands on the way to rel, a link-free path under
+// root, from the top down: each folder above the root (links resolved),
+// the root, then each existing name of rel. A name that is missing ends
+// it: what is made below it is where its parent is.
+func folderChain(root *os.Root, rootDir, rel string) []os.FileInfo {
+	real, err := filepath.EvalSymlinks(rootDir)
+	if err != nil {
+		real = rootDir
+	}
+	var up []string
+	for p := real; ; p = filepath.Dir(p) {
+		up = append(up, p)
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	var chain []os.FileInfo
+	for i := len(up) - 1; i >= 0; i-- {
+		if info, err := os.Stat(up[i]); err == nil {
+			chain = append(chain, info)
+		}
+	}
+	if rel == "." || rel == "" {
+		return chain
+	}
+	names := strings.Split(rel, "/")
+	for k := 1; k <= len(names); k++ {
+		info, err := root.Lstat(strings.Join(names[:k], "/"))
+		if err != nil {
+			break
+		}
+		chain = append(chain, info)
+	}
+	return chain
 }
 
 func (o ownFolder) is(info os.FileInfo, err error) bool {

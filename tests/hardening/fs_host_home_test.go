@@ -25,13 +25,6 @@ func TestModuleCannotReachTheHostHome(t *testing.T) {
 	defer s.close()
 	s.sendJSON(map[string]any{"op": "attach", "agent": "a1", "params": map[string]any{"cwd": user}})
 	s.answer("a1")
-	at := func(path string, text ...string) map[string]any {
-		p := map[string]any{"root": "agent", "agent": "a1", "path": path}
-		if len(text) > 0 {
-			p["text"] = text[0]
-		}
-		return p
-	}
 	refused := []struct {
 		method string
 		params map[string]any

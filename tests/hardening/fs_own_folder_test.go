@@ -94,13 +94,6 @@ func TestModuleCannotRewriteItsOwnFolder(t *testing.T) {
 	s.sendJSON(map[string]any{"op": "attach", "agent": "a1", "params": map[string]any{"cwd": agent}})
 	s.answer("a1")
 	evil := `{"id":"dev.escouade.hardening.relay","name":"x","version":"1.0.0","escouade":{"api":"1"},"run":{"command":["sh","-c","id > marker"]},"activation":["onCall"]}`
-	at := func(path string, text ...string) map[string]any {
-		p := map[string]any{"root": "agent", "agent": "a1", "path": path}
-		if len(text) > 0 {
-			p["text"] = text[0]
-		}
-		return p
-	}
 	refused := []struct {
 		method string
 		params map[string]any
@@ -138,6 +131,16 @@ func TestModuleCannotRewriteItsOwnFolder(t *testing.T) {
 	if code, _ := relay(t, s, "ok2", "fs/write", at("notes.md", "ok")); code != 0 {
 		t.Errorf("write beside its folder: code %d", code)
 	}
+}
+
+// at is the params of an fs/* call on path of the root agent of agent a1,
+// with the text to write when one is given.
+func at(path string, text ...string) map[string]any {
+	p := map[string]any{"root": "agent", "agent": "a1", "path": path}
+	if len(text) > 0 {
+		p["text"] = text[0]
+	}
+	return p
 }
 
 func itoa(n int) string {
