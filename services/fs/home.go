@@ -32,9 +32,8 @@ func newHomeFolder(home, temp string) homeFolder {
 
 // holds reports whether the path whose folderChain is chain is the home
 // or inside it, and not inside the plugin's temporary folder. Folders are
-// compared by identity,
-// so that another spelling of the home is caught, and the deepest of the
-// home and the temporary folder decides.
+// compared by identity, so that another spelling of the home is caught,
+// and the deepest of the home and the temporary folder decides.
 func (h homeFolder) holds(chain []os.FileInfo) bool {
 	if h.home == nil {
 		return false
