@@ -54,32 +54,31 @@ func kindLists(p manifest.Permissions) [][]string {
 // notAsked says, for a grant, each entry the manifest never asks for:
 // a grant only gives what the manifest asks, so it is not granted.
 func notAsked(want manifest.Permissions, m *manifest.Manifest) []string {
-	var out []string
-	asked := kindLists(m.Permissions)
-	for i, list := range kindLists(want) {
-		for _, e := range list {
-			if slices.Contains(asked[i], e) {
-				continue
-			}
-			out = append(out, fmt.Sprintf("permissions.%s %q is not asked by the manifest of %s, so it is not granted (%s)",
-				permissionKinds[i], e, m.ID, choices(e, asked[i], "it asks for none", "it asks for")))
-		}
-	}
-	return out
+	return entriesNotIn(want, m.Permissions, func(kind, e string, asked []string) string {
+		return fmt.Sprintf("permissions.%s %q is not asked by the manifest of %s, so it is not granted (%s)",
+			kind, e, m.ID, choices(e, asked, "it asks for none", "it asks for"))
+	})
 }
 
 // notGranted says, for a revoke, each entry that is not granted: there is
 // nothing to take back.
 func notGranted(want, granted manifest.Permissions, m *manifest.Manifest) []string {
+	return entriesNotIn(want, granted, func(kind, e string, has []string) string {
+		return fmt.Sprintf("permissions.%s %q is not granted to %s: nothing to take back (%s)",
+			kind, e, m.ID, choices(e, has, "none is granted", "granted"))
+	})
+}
+
+// entriesNotIn says, with say, each entry of want that have lacks, kind by
+// kind: say gets the kind's name, the entry and have's entries of that kind.
+func entriesNotIn(want, have manifest.Permissions, say func(kind, e string, among []string) string) []string {
 	var out []string
-	has := kindLists(granted)
+	among := kindLists(have)
 	for i, list := range kindLists(want) {
 		for _, e := range list {
-			if slices.Contains(has[i], e) {
-				continue
+			if !slices.Contains(among[i], e) {
+				out = append(out, say(permissionKinds[i], e, among[i]))
 			}
-			out = append(out, fmt.Sprintf("permissions.%s %q is not granted to %s: nothing to take back (%s)",
-				permissionKinds[i], e, m.ID, choices(e, has[i], "none is granted", "granted")))
 		}
 	}
 	return out
