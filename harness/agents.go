@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
@@ -209,7 +209,7 @@ func (a *Agents) installedManifest(plugin string) (*manifest.Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := e.Consent.Check(m); err != nil {
+	if err := e.Consent.Check(a.opts.Home, m); err != nil {
 		return nil, err
 	}
 	return m, nil
@@ -291,7 +291,8 @@ func (a *Agents) launch(ctx context.Context, live *liveAgent, m *manifest.Manife
 	live.cards = map[string][]acp.PermissionOption{}
 	live.mu.Unlock()
 	s, err := Start(ctx, Options{
-		Manifest: m, Harness: rec.HarnessID, Agent: rec.ID, Cwd: rec.Cwd,
+		// installedManifest has just checked m against its consent.
+		Manifest: m, Admit: registry.AnyFolder, Harness: rec.HarnessID, Agent: rec.ID, Cwd: rec.Cwd,
 		Mode: rec.Mode, Model: rec.Model, Env: a.opts.Env, Lang: a.opts.Lang, AppVersion: a.opts.AppVersion,
 		MCP: a.opts.MCP, Store: a.store, CancelGrace: a.opts.CancelGrace, CloseGrace: a.opts.CloseGrace,
 		OnItem: func(it acp.Item) { a.delivered(rec.ID, live, it) },

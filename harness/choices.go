@@ -1,7 +1,7 @@
 package harness
 
 import (
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // Defaults used where an Options field is left at its zero value.
@@ -48,6 +49,14 @@ type Options struct {
 	// described harness when empty.
 	Manifest *manifest.Manifest
 	Harness  string
+	// Home is Escouade's home (registry.DefaultHome() when empty), whose
+	// record of installed plugins Admit reads.
+	Home string
+	// Admit is asked before the agent's program is launched; nil is
+	// registry.Admit of Home: the plugin must be installed from the
+	// manifest's folder, and that folder be what the person consented to.
+	// registry.AnyFolder launches a folder the person runs themselves.
+	Admit func(*manifest.Manifest) error
 
 	// Agent names the agent: its MCP token, its conversation in Store.
 	// DefaultAgent when empty.
@@ -91,6 +100,18 @@ type Options struct {
 	DrainGrace     time.Duration // stdout after exit; DefaultDrainGrace when zero
 	MaxLineBytes   int           // DefaultMaxLineBytes when zero
 	MaxDiffBytes   int64         // DefaultMaxDiffBytes when zero
+}
+
+// admit is Admit, or the home's record of consents.
+func (o Options) admit(m *manifest.Manifest) error {
+	if o.Admit != nil {
+		return o.Admit(m)
+	}
+	home := o.Home
+	if home == "" {
+		home = registry.DefaultHome()
+	}
+	return registry.Admit(home, m)
 }
 
 func (o Options) withDefaults() Options {

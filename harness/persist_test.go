@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 func TestReattach(t *testing.T) {

@@ -56,6 +56,9 @@ func Start(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := opts.admit(opts.Manifest); err != nil {
+		return nil, err
+	}
 	if err := CheckMode(h, opts.Mode); err != nil {
 		return nil, err
 	}

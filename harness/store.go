@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )

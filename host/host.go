@@ -32,7 +32,8 @@ func New(opts Options) *Host {
 
 // Config is what the user chose for a plugin.
 type Config struct {
-	// Granted is what the user granted; nil grants all the manifest asks.
+	// Granted is what the user granted; nil grants nothing. An installed
+	// plugin's is its registry entry's (AddInstalled reads it).
 	Granted *manifest.Permissions
 	// Settings holds the values the user chose in the app, by key.
 	Settings map[string]json.RawMessage
@@ -40,10 +41,17 @@ type Config struct {
 	Disabled bool
 	// Admit is asked before every start of the program, with the manifest
 	// it would run: an error keeps the program from starting, and the
-	// plugin is stopped with the error's text as its reason (an installed
-	// plugin's folder no longer what the user consented to). Nil admits
-	// every start.
+	// plugin is stopped with the error's text as its reason. Nil is the
+	// consent check of the host's home (registry.Admit): the plugin must
+	// be installed from that very folder, and the folder be what the
+	// person consented to; what a process plugin then writes into its own
+	// folder as it runs is recorded as its own (registry.Settle).
+	// registry.AnyFolder starts a folder the person runs themselves
+	// (escouade-plugin run DIR), checked by nothing and recording nothing.
 	Admit func(*manifest.Manifest) error
+	// Admitted, when set, is told the outcome of each start's consent
+	// check when Admit is nil (the view marks a plugin "needs review").
+	Admitted func(m *manifest.Manifest, err error)
 }
 
 // initialState is where a plugin added with cfg starts: the machine's
@@ -69,11 +77,10 @@ func (h *Host) Add(m *manifest.Manifest, cfg Config) (*Plugin, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plugin{h: h, id: m.ID, journal: j, m: m, settings: cfg.Settings, state: cfg.initialState(), admit: cfg.Admit}
+	p := &Plugin{h: h, id: m.ID, journal: j, m: m, settings: cfg.Settings, state: cfg.initialState(), admit: cfg.Admit, admitted: cfg.Admitted}
 	p.queue.max = h.opts.QueueSize
-	p.granted = m.Permissions
 	if cfg.Granted != nil {
-		p.granted = *cfg.Granted
+		p.granted = m.Permissions.Intersect(*cfg.Granted)
 	}
 	h.plugins[m.ID] = p
 	return p, nil

@@ -77,11 +77,14 @@ func (i *instance) run(spec transport.LaunchSpec) {
 		return
 	}
 	p.journal.Write(journal.TagStart, "started, "+i.prog.ID().Name)
-	i.handshake()
+	if i.handshake() {
+		p.settle(i.manifest, journal.TagReady)
+	}
 	i.waitEnd()
 	i.conn.Close()
 	i.svc.close()
 	_ = i.prog.Stop(stoppedNow())
+	p.settle(i.manifest, journal.TagStop)
 	p.mu.Lock()
 	p.decide(i, event{kind: evExited})
 	p.mu.Unlock()
@@ -91,10 +94,8 @@ func (i *instance) run(spec transport.LaunchSpec) {
 // the reason it could not start.
 func (i *instance) launch(spec transport.LaunchSpec) bool {
 	p := i.p
-	if p.admit != nil {
-		if err := p.admit(spec.Manifest); err != nil {
-			return i.launchFailed(err.Error())
-		}
+	if err := p.admitStart(spec.Manifest); err != nil {
+		return i.launchFailed(err.Error())
 	}
 	prog, err := p.h.transportFor(spec.Manifest.Run.Kind()).Launch(i.ctx, spec)
 	if err != nil {
@@ -176,8 +177,8 @@ func (i *instance) waitEnd() {
 }
 
 // handshake sends initialize and, once it is answered well, re-sends the
-// attaches and the queue.
-func (i *instance) handshake() {
+// attaches and the queue; it reports whether it was answered well.
+func (i *instance) handshake() bool {
 	p := i.p
 	method := vocab.MethodInitialize
 	d := p.h.delay(method)
@@ -189,16 +190,16 @@ func (i *instance) handshake() {
 	switch {
 	case errors.Is(err, context.DeadlineExceeded):
 		i.stopForGood(journal.TagStop, fmt.Sprintf("no answer to initialize within %s", protocol.FormatDuration(d)))
-		return
+		return false
 	case errors.Is(err, jsonrpc.ErrClosed), errors.Is(err, context.Canceled):
-		return // it ended: run sees it exit
+		return false // it ended: run sees it exit
 	case err != nil:
 		i.stopForGood(journal.TagStop, "its answer to initialize is an error: "+err.Error())
-		return
+		return false
 	}
 	if reason := protocol.VersionProblem(res); reason != "" {
 		i.stopForGood(journal.TagStop, reason)
-		return
+		return false
 	}
 	noAttach := declinesAttach(res)
 	i.noAttach.Store(noAttach)
@@ -208,7 +209,7 @@ func (i *instance) handshake() {
 	p.saidNoAttach = noAttach
 	p.mu.Unlock()
 	if !greeted {
-		return
+		return false
 	}
 	p.journal.Write(journal.TagReady, "initialize answered: "+string(res))
 	if sayNoAttach {
@@ -216,6 +217,7 @@ func (i *instance) handshake() {
 	}
 	i.replayAttaches()
 	i.flush()
+	return true
 }
 
 // replayAttaches sends again every attach an earlier program had, latest

@@ -2,12 +2,12 @@ package host
 
 import (
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // AppVersion is the Escouade version this host stands for unless
@@ -117,13 +117,4 @@ func (o Options) withDefaults() Options {
 }
 
 // DefaultHome is $ESCOUADE_HOME, else ~/.escouade.
-func DefaultHome() string {
-	if h := os.Getenv("ESCOUADE_HOME"); h != "" {
-		return h
-	}
-	dir, err := os.UserHomeDir()
-	if err != nil {
-		return ".escouade"
-	}
-	return filepath.Join(dir, ".escouade")
-}
+func DefaultHome() string { return registry.DefaultHome() }

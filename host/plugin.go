@@ -20,7 +20,8 @@ type Plugin struct {
 	h       *Host
 	id      string // never changes: an update keeps the id
 	journal *journal.Journal
-	admit   func(*manifest.Manifest) error // Config.Admit, asked before every start
+	admit    func(*manifest.Manifest) error // Config.Admit, asked before every start
+	admitted func(*manifest.Manifest, error) // Config.Admitted
 
 	mu       sync.Mutex
 	m        *manifest.Manifest

@@ -77,6 +77,31 @@ func NewTransport(ctx context.Context, o Options) (*wasm.Transport, error) {
 	})
 }
 
+// Compiler checks and compiles a module or a bundle into the compile
+// cache of home, as its first start would (the bundle's check, then the
+// module's compile); a process or a declarative plugin has nothing to
+// compile. It is what registry.InstallOptions.Compile takes: a module the
+// host would refuse is not installed. hostVersion is as in Options.
+func Compiler(home, hostVersion string) func(ctx context.Context, m *manifest.Manifest, progress func(string)) error {
+	return func(ctx context.Context, m *manifest.Manifest, progress func(string)) error {
+		switch m.Run.Kind() {
+		case manifest.RunJS:
+			if _, err := jsrt.New().Bundle(m); err != nil {
+				return err
+			}
+		case manifest.RunWASM:
+		default:
+			return nil
+		}
+		t, err := NewTransport(ctx, Options{Home: home, HostVersion: hostVersion})
+		if err != nil {
+			return err
+		}
+		defer t.Close(ctx)
+		return t.Precompile(ctx, m, progress)
+	}
+}
+
 // Configure sets in opts the registry's transports (the WASM transport,
 // behind the app-version gate of opts.AppVersion, for run.wasm and run.js;
 // the process transport unless opts gives one), the module services, and

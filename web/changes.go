@@ -6,7 +6,7 @@ import (
 	"net/http"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // answer is the reply to a change, read by the page's script.
@@ -38,7 +38,7 @@ func fail(w http.ResponseWriter, status int, msg string) {
 // forgotten.
 func (s *Server) postSwitch(op string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		en, rw, reg, ok := s.installed(w, r)
+		en, rw, _, ok := s.installed(w, r)
 		if !ok {
 			return
 		}
@@ -48,7 +48,7 @@ func (s *Server) postSwitch(op string) http.HandlerFunc {
 		}
 		s.changes.Lock()
 		defer s.changes.Unlock()
-		a, err := s.switchPlugin(context.WithoutCancel(r.Context()), op, en, rw.Plugin, reg)
+		a, err := s.switchPlugin(context.WithoutCancel(r.Context()), op, en, rw.Plugin)
 		if err != nil {
 			fail(w, http.StatusConflict, err.Error())
 			return
@@ -57,14 +57,19 @@ func (s *Server) postSwitch(op string) http.HandlerFunc {
 	}
 }
 
-func (s *Server) switchPlugin(ctx context.Context, op string, en registry.Entry, p *host.Plugin, reg *registry.Registry) (answer, error) {
+// Each change of the registry is made under its lock, read from the file
+// as it is then (registry.Change), so that a change of another writer
+// meanwhile (the CLI, another tab) is kept.
+func (s *Server) switchPlugin(ctx context.Context, op string, en registry.Entry, p *host.Plugin) (answer, error) {
 	switch op {
 	case "restart":
 		return answer{Message: tr(s.lang, "done.restart")}, p.Restart(ctx)
 	case "enable", "disable":
-		en.Disabled = op == "disable"
-		reg.Put(en)
-		if err := reg.Save(); err != nil {
+		en, err := registry.Change(s.home, en.ID, func(e *registry.Entry) error {
+			e.Disabled = op == "disable"
+			return nil
+		})
+		if err != nil {
 			return answer{}, err
 		}
 		switch {
@@ -78,8 +83,7 @@ func (s *Server) switchPlugin(ctx context.Context, op string, en registry.Entry,
 	}
 	// uninstall: the program stops as for Disable; the host keeps the
 	// plugin switched off in case it is installed again.
-	reg.Remove(en.ID)
-	if err := reg.Save(); err != nil {
+	if err := registry.Uninstall(s.home, en.ID); err != nil {
 		return answer{}, err
 	}
 	if p != nil {
@@ -93,7 +97,7 @@ func (s *Server) switchPlugin(ctx context.Context, op string, en registry.Entry,
 // records it and the program restarts with it (docs/protocol.md#9-stopping-closing-and-user-changes).
 func (s *Server) postPermission(grant bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		en, rw, reg, ok := s.installed(w, r)
+		en, rw, _, ok := s.installed(w, r)
 		if !ok {
 			return
 		}
@@ -109,19 +113,24 @@ func (s *Server) postPermission(grant bool) http.HandlerFunc {
 		s.changes.Lock()
 		defer s.changes.Unlock()
 		p := rw.Plugin
-		granted := p.Granted().Without(one)
+		asks := p.Manifest().Permissions
 		msg := tr(s.lang, "done.revoke")
 		if grant {
-			granted = p.Granted().Union(one.Intersect(p.Manifest().Permissions)) // only what it asks
 			msg = tr(s.lang, "done.grant")
 		}
-		en.Granted = granted
-		reg.Put(en)
-		if err := reg.Save(); err != nil {
+		en, err := registry.Change(s.home, en.ID, func(e *registry.Entry) error {
+			if grant {
+				e.Granted = e.Granted.Union(one.Intersect(asks)) // only what it asks
+			} else {
+				e.Granted = e.Granted.Without(one)
+			}
+			return nil
+		})
+		if err != nil {
 			fail(w, http.StatusInternalServerError, err.Error())
 			return
 		}
-		if err := p.SetGranted(context.WithoutCancel(r.Context()), granted); err != nil {
+		if err := p.SetGranted(context.WithoutCancel(r.Context()), en.Granted.Intersect(asks)); err != nil {
 			fail(w, http.StatusInternalServerError, err.Error())
 			return
 		}

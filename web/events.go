@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 

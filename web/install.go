@@ -11,9 +11,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/modules"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 var errNoFolder = errors.New("no folder given: type the folder of the plugin")
@@ -179,52 +180,52 @@ func (s *Server) postInstall(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	m, err := s.load(abs)
+	offer, err := registry.Prepare(r.Context(), s.home, abs, registry.InstallOptions{AppVersion: s.opts.Host.AppVersion, Compile: s.compile()})
 	if err != nil {
 		fail(w, http.StatusUnprocessableEntity, err.Error())
 		return
 	}
-	chosen := manifest.Permissions{Secrets: r.PostForm["secrets"], Network: r.PostForm["network"],
-		Files: r.PostForm["files"], Programs: r.PostForm["programs"]}
-	granted := m.Permissions.Intersect(chosen) // only what it asks, in its order
-	if s.opts.Precompile != nil {
-		if err := s.opts.Precompile(r.Context(), m); err != nil {
-			fail(w, http.StatusUnprocessableEntity, fmt.Sprintf("%s: not installed: %v", filepath.Join(m.Dir, manifest.FileName), err))
-			return
-		}
-	}
-	consent, err := registry.Fingerprint(m)
-	if err != nil {
-		fail(w, http.StatusUnprocessableEntity, fmt.Sprintf("%s: not installed: %v", filepath.Join(m.Dir, manifest.FileName), err))
-		return
-	}
-	if shown := r.PostForm.Get("fingerprint"); shown != "" && shown != consent.Manifest {
+	m := offer.Manifest
+	if shown := r.PostForm.Get("fingerprint"); shown != "" && shown != offer.ManifestSHA256() {
 		fail(w, http.StatusConflict, fmt.Sprintf("%s: not installed: the manifest changed while the window was open; read the plugin again and review what it asks now", filepath.Join(m.Dir, manifest.FileName)))
 		return
 	}
-	if err := s.install(context.WithoutCancel(r.Context()), m, granted, consent, s.gitSourceOf(abs, r.PostForm)); err != nil {
-		fail(w, http.StatusInternalServerError, err.Error())
+	offer.Source = s.gitSourceOf(abs, r.PostForm)
+	chosen := manifest.Permissions{Secrets: r.PostForm["secrets"], Network: r.PostForm["network"],
+		Files: r.PostForm["files"], Programs: r.PostForm["programs"]}
+	if err := s.install(context.WithoutCancel(r.Context()), offer, chosen); err != nil {
+		status := http.StatusInternalServerError
+		if errors.Is(err, registry.ErrChangedWhileShown) {
+			status = http.StatusConflict
+		}
+		fail(w, status, err.Error())
 		return
 	}
 	done(w, answer{Message: tr(s.lang, "done.install"), Redirect: "/plugins/" + m.ID})
 }
 
-func (s *Server) install(ctx context.Context, m *manifest.Manifest, granted manifest.Permissions, consent registry.Consent, source string) error {
+// compile is what an install compiles a module or bundle with: the
+// view's Precompile, else the host's compiler.
+func (s *Server) compile() func(ctx context.Context, m *manifest.Manifest, progress func(string)) error {
+	if s.opts.Precompile == nil {
+		return modules.Compiler(s.home, "")
+	}
+	return func(ctx context.Context, m *manifest.Manifest, _ func(string)) error {
+		return s.opts.Precompile(ctx, m)
+	}
+}
+
+// install records the person's yes to offer, with what they chose (kept
+// to what it asks), and adds the plugin to the host (or updates it
+// there). It starts nothing: the program starts at its first activation.
+func (s *Server) install(ctx context.Context, offer *registry.Offer, chosen manifest.Permissions) error {
 	s.changes.Lock()
 	defer s.changes.Unlock()
-	reg, err := registry.Open(s.home)
+	entry, err := offer.Accept(chosen)
 	if err != nil {
 		return err
 	}
-	entry := registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: granted, Consent: &consent, Source: source}
-	if old, ok := reg.Get(m.ID); ok {
-		entry.Disabled = old.Disabled // an update stays switched as it was
-	}
-	reg.Put(entry)
-	if err := reg.Save(); err != nil {
-		return err
-	}
-	registry.PruneCheckouts(s.home, m.Dir, reg)
+	m := offer.Manifest
 	s.noteReview(m.ID, nil) // reviewed: what it runs now is what the user said yes to
 	defer s.states.publishList()
 	p, ok := s.host.Plugin(m.ID)
@@ -236,7 +237,7 @@ func (s *Server) install(ctx context.Context, m *manifest.Manifest, granted mani
 	if err := p.Update(ctx, m); err != nil {
 		return err
 	}
-	if err := p.SetGranted(ctx, granted); err != nil {
+	if err := p.SetGranted(ctx, entry.Granted); err != nil {
 		return err
 	}
 	if !entry.Disabled {

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // networkPage is Settings › Network: the app's proxy, kept under the home

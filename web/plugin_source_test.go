@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // The git source a plugin's page shows is the registry's text, escaped:

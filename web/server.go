@@ -14,9 +14,9 @@ import (
 	"sync"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 //go:embed templates/*.html
@@ -174,7 +174,7 @@ func (s *Server) reconcile(ctx context.Context, en registry.Entry, p *host.Plugi
 		// Only what the registry's consent covers is taken up (an install by
 		// the CLI); a folder edited since is left for the next start's check.
 		if next, err := s.load(en.Dir); err == nil && next.ID == en.ID {
-			if err := en.Consent.Check(next); err != nil {
+			if err := en.Consent.Check(s.home, next); err != nil {
 				s.noteReview(en.ID, err)
 			} else {
 				p.Update(ctx, next)
@@ -185,7 +185,7 @@ func (s *Server) reconcile(ctx context.Context, en registry.Entry, p *host.Plugi
 		p.SetGranted(ctx, granted)
 	}
 	if s.reviewReason(en.ID) != "" {
-		s.noteReview(en.ID, en.Consent.Check(p.Manifest())) // installed again meanwhile, by the CLI
+		s.noteReview(en.ID, en.Consent.Check(s.home, p.Manifest())) // installed again meanwhile, by the CLI
 	}
 	switch st := p.Status().State; {
 	case en.Disabled && st != host.StateDisabled:
@@ -220,10 +220,10 @@ func (s *Server) addLocked(en registry.Entry) {
 		settings, err = registry.LoadSettings(s.home, en.ID)
 		if err == nil {
 			granted := en.Granted.Intersect(m.Permissions)
-			_, err = s.host.Add(m, host.Config{Granted: &granted, Settings: settings, Disabled: en.Disabled, Admit: s.admit})
+			_, err = s.host.Add(m, host.Config{Granted: &granted, Settings: settings, Disabled: en.Disabled, Admitted: s.admitted})
 		}
 		if err == nil {
-			s.noteReview(en.ID, en.Consent.Check(m))
+			s.noteReview(en.ID, en.Consent.Check(s.home, m))
 		}
 	}
 	s.mu.Lock()
@@ -235,23 +235,14 @@ func (s *Server) addLocked(en registry.Entry) {
 	delete(s.broken, en.ID)
 }
 
-// admit is every start's check of an installed plugin (host.Config.Admit):
-// the folder must still be what the user consented to at install, as the
-// registry records it now (an install by the CLI meanwhile counts).
-func (s *Server) admit(m *manifest.Manifest) error {
-	reg, err := registry.Open(s.home)
-	if err != nil {
-		return fmt.Errorf("not started: %v", err)
-	}
-	en, ok := reg.Get(m.ID)
-	if !ok {
-		return fmt.Errorf("not started: it is not installed (escouade-plugin install %s)", m.Dir)
-	}
-	err = en.Consent.Check(m)
+// admitted hears every start's consent check of an installed plugin
+// (the host's, host.Config.Admit nil, which reads the registry each time,
+// so an install by the CLI meanwhile counts): the list offers the review,
+// or no longer.
+func (s *Server) admitted(m *manifest.Manifest, err error) {
 	if s.noteReview(m.ID, err) {
-		s.states.publishList() // the list offers the review, or no longer
+		s.states.publishList()
 	}
-	return err
 }
 
 // noteReview remembers whether plugin id needs a review (err is its

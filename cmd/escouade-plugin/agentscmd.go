@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/harness"
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // cmdAgents lists the agents of the described harnesses kept under the

@@ -9,7 +9,6 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
-	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
 )
@@ -112,17 +111,7 @@ func precompile(ctx context.Context, home string, m *manifest.Manifest, progress
 		return 0, nil
 	}
 	start := time.Now()
-	if m.Run.Kind() == manifest.RunJS {
-		if _, err := jsrt.New().Bundle(m); err != nil {
-			return time.Since(start), err
-		}
-	}
-	t, err := modules.NewTransport(ctx, modules.Options{Home: home})
-	if err != nil {
-		return 0, err
-	}
-	defer t.Close(ctx)
-	err = t.Precompile(ctx, m, progress)
+	err := modules.Compiler(home, "")(ctx, m, progress)
 	return time.Since(start), err
 }
 

@@ -2,12 +2,13 @@ package main
 
 import (
 	"bufio"
-	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 )
 
 // reviewHarnessScript gives the fake agent an inline script.

@@ -22,9 +22,9 @@ import (
 	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/harness/mcp"
 	"github.com/escouade-dev/escouade-plugin/harness/term"
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // harnessFlags are the flags of the harness command (docs/CLI.md#harness).
@@ -150,7 +150,8 @@ func runHarness(e env, m *manifest.Manifest, f *harnessFlags) error {
 	history, _ := store.Conversation(f.agent) // no history to show is no reason to stop
 	con.history(history)
 	s, err := harness.Start(ctx, harness.Options{
-		Manifest: m, Harness: f.harness, Agent: f.agent, Cwd: cwd, Fences: f.fences,
+		// A folder the person runs themselves, as under run: no consent checked.
+		Manifest: m, Admit: registry.AnyFolder, Harness: f.harness, Agent: f.agent, Cwd: cwd, Fences: f.fences,
 		Mode: f.mode, Model: f.model, Lang: f.lang, AppVersion: f.appVersion,
 		MCP: srv, Store: store, OnItem: con.item,
 	})

@@ -3,13 +3,14 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 )
 
 // fakeACPDir is the scripted fake ACP agent's plugin folder.

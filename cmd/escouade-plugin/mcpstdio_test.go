@@ -8,9 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/harness/mcp"
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/escouade-dev/escouade-plugin/harness/mcp"
 )
 
 func TestCmdMCPStdioUsage(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/internal/closest"
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/services"
 )
 

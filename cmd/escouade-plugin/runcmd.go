@@ -11,6 +11,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 func cmdRun(e env, args []string) error {
@@ -76,7 +77,10 @@ func (c *common) pluginConfig(m *manifest.Manifest) (host.Config, error) {
 	if err := checkSettings(m, c.settings, settings); err != nil {
 		return host.Config{}, err
 	}
-	return host.Config{Settings: settings}, nil
+	// run is a folder the person runs themselves (docs/CLI.md#run): no
+	// consent is checked, and it is granted all it asks.
+	granted := m.Permissions
+	return host.Config{Settings: settings, Granted: &granted, Admit: registry.AnyFolder}, nil
 }
 
 // check refuses flag values that do not parse, before anything is loaded.

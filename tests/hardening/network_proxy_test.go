@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/internal/registry"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // recordingProxy is an HTTP proxy on loopback that records the target of

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 func TestRoundTrip(t *testing.T) {

@@ -30,6 +30,20 @@ func pluginDir(t *testing.T, run string, files map[string]string) *manifest.Mani
 	return load(t, dir)
 }
 
+// installed fingerprints m and records its folder under home, as an
+// install does, and returns its consent.
+func installed(t testing.TB, home string, m *manifest.Manifest) *Consent {
+	t.Helper()
+	c, err := Fingerprint(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := RecordFolder(home, m, c); err != nil {
+		t.Fatal(err)
+	}
+	return &c
+}
+
 func writeManifest(t *testing.T, dir, run string) {
 	t.Helper()
 	body := `{"id":"dev.test.consent","name":"Consent","version":"1.0.0","escouade":{"api":"1"},"run":` + run + `,"activation":["onCall"]}`
@@ -105,14 +119,12 @@ func TestConsentCheck(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := pluginDir(t, tt.run, tt.files)
-			c, err := Fingerprint(m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			home := t.TempDir()
+			c := installed(t, home, m)
 			if tt.edit != nil {
 				m = tt.edit(t, m)
 			}
-			err = c.Check(m)
+			err := c.Check(home, m)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("unchanged folder refused: %v", err)
@@ -136,7 +148,7 @@ func TestConsentCheck(t *testing.T) {
 func TestConsentMissingNeedsReview(t *testing.T) {
 	m := pluginDir(t, `{"js":"p.mjs"}`, map[string]string{"p.mjs": "x"})
 	var none *Consent
-	err := none.Check(m)
+	err := none.Check(t.TempDir(), m)
 	if err == nil || !strings.Contains(err.Error(), "installed before Escouade recorded what you consented to") {
 		t.Errorf("Check of no consent = %v", err)
 	}
@@ -160,7 +172,7 @@ func TestConsentIsSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	en, _ := again.Get(m.ID)
-	if err := en.Consent.Check(m); err != nil {
+	if err := en.Consent.Check(home, m); err != nil {
 		t.Errorf("after a save: %v", err)
 	}
 }
@@ -183,13 +195,11 @@ func BenchmarkConsentCheck(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := Fingerprint(m)
-	if err != nil {
-		b.Fatal(err)
-	}
+	home := b.TempDir()
+	c := installed(b, home, m)
 	b.SetBytes(16 << 20)
 	for b.Loop() {
-		if err := c.Check(m); err != nil {
+		if err := c.Check(home, m); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -32,6 +33,15 @@ type Consent struct {
 	// bundle, a process's "./" program and "./" arguments), by its path
 	// in the folder, to its hex SHA-256.
 	Files map[string]string `json:"files,omitempty"`
+	// Folder, for a process, is the Tree.Digest of every file of its
+	// folder as installed: an interpreter runs any of them. The files
+	// themselves are in the folder record (folder.go), which this binds.
+	Folder string `json:"folder,omitempty"`
+
+	// tree and treeAt are what Fingerprint read of a process's folder, and
+	// when it started reading, for RecordFolder.
+	tree   Tree
+	treeAt int64
 }
 
 // ModuleFile is a run.wasm plugin's module beside its manifest, as the
@@ -64,8 +74,23 @@ func fingerprintLimit(k manifest.RunKind) int64 {
 }
 
 // Fingerprint records what m runs now, read from its folder: the consent
-// an install stores. An error names the file that cannot be fingerprinted.
+// an install stores (with RecordFolder for a process). An error names the
+// file that cannot be fingerprinted, or the bound the folder passes.
 func Fingerprint(m *manifest.Manifest) (Consent, error) {
+	c, err := fingerprintProgram(m)
+	if err != nil || c.Run != manifest.RunProcess {
+		return c, err
+	}
+	c.treeAt = time.Now().UnixNano()
+	if c.tree, err = ReadTree(m.Dir, nil, 0); err != nil {
+		return Consent{}, err
+	}
+	c.Folder = c.tree.Digest()
+	return c, nil
+}
+
+// fingerprintProgram is Fingerprint without the folder's other files.
+func fingerprintProgram(m *manifest.Manifest) (Consent, error) {
 	c := Consent{Run: m.Run.Kind()}
 	switch c.Run {
 	case manifest.RunProcess:
@@ -129,34 +154,84 @@ func (e *ChangedError) Error() string {
 }
 
 // Check compares what m would run now with the consent c: the run kind and
-// command m was loaded with, and the fingerprints of the manifest and the
-// program's files on disk. A nil c is an install recorded before consents
-// were: it too needs a review (docs/RATIONALE.md says why).
-func (c *Consent) Check(m *manifest.Manifest) error {
-	changed := func(format string, a ...any) error {
-		return &ChangedError{ID: m.ID, Dir: m.Dir, What: fmt.Sprintf(format, a...)}
-	}
+// command m was loaded with, the fingerprints of the manifest and the
+// program's files on disk, and for a process every file of its folder
+// against the folder record of home (folder.go). A nil c is an install
+// recorded before consents were: it too needs a review (docs/RATIONALE.md
+// says why).
+func (c *Consent) Check(home string, m *manifest.Manifest) error {
 	if c == nil {
-		return changed("it was installed before Escouade recorded what you consented to")
+		return changedError(m, "it was installed before Escouade recorded what you consented to")
 	}
-	now, err := Fingerprint(m)
-	if err != nil {
-		return changed("%v", err)
+	if err := c.checkRun(m); err != nil {
+		return err
+	}
+	if c.Run != manifest.RunProcess {
+		return c.checkProgram(m)
+	}
+	if c.Folder == "" {
+		return changedError(m, "it was installed before Escouade recorded every file of its folder")
+	}
+	return checkFolder(home, m, c)
+}
+
+func changedError(m *manifest.Manifest, format string, a ...any) error {
+	return &ChangedError{ID: m.ID, Dir: m.Dir, What: fmt.Sprintf(format, a...)}
+}
+
+// checkRun compares the run m was loaded with, kind and command, with c's.
+func (c *Consent) checkRun(m *manifest.Manifest) error {
+	now := Consent{Run: m.Run.Kind()}
+	switch now.Run {
+	case manifest.RunProcess:
+		now.Command = m.Run.Command
+	case manifest.RunJS:
+		now.JS = m.Run.JS
 	}
 	switch {
 	case now.Run != c.Run:
-		return changed("it ran %s and now runs %s", runText(c.Run), runText(now.Run))
+		return changedError(m, "it ran %s and now runs %s", runText(c.Run), runText(now.Run))
 	case !slices.Equal(now.Command, c.Command) || now.JS != c.JS:
-		return changed("its run changed from %s to %s", c.runLine(), now.runLine())
-	case now.Manifest != c.Manifest:
-		return changed("its manifest %s changed", manifest.FileName)
+		return changedError(m, "its run changed from %s to %s", c.runLine(), now.runLine())
 	}
-	for _, rel := range slices.Sorted(maps.Keys(union(now.Files, c.Files))) {
-		if now.Files[rel] != c.Files[rel] {
-			return changed("its program file %s changed", rel)
+	return nil
+}
+
+// checkProgram hashes the manifest and the files the program is, and
+// compares them with c's.
+func (c *Consent) checkProgram(m *manifest.Manifest) error {
+	now, err := fingerprintProgram(m)
+	if err != nil {
+		return changedError(m, "%v", err)
+	}
+	return c.checkSums(m, now.Manifest, now.Files)
+}
+
+// checkSums compares the SHA-256 of the manifest and of the program's
+// files with c's, naming the first that differs.
+func (c *Consent) checkSums(m *manifest.Manifest, manifestSum string, files map[string]string) error {
+	if manifestSum != c.Manifest {
+		return changedError(m, "its manifest %s changed", manifest.FileName)
+	}
+	for _, rel := range slices.Sorted(maps.Keys(union(files, c.Files))) {
+		if files[rel] != c.Files[rel] {
+			return changedError(m, "its program file %s changed", rel)
 		}
 	}
 	return nil
+}
+
+// checkPinned is checkSums on a tree read of the folder: what the person
+// consented to (the manifest, the program's files) must be as it was,
+// whatever the plugin's runs recorded of the rest.
+func (c *Consent) checkPinned(m *manifest.Manifest, t Tree) error {
+	files := map[string]string{}
+	for rel := range c.Files {
+		if f, ok := t[rel]; ok && f.Kind == "" {
+			files[rel] = f.Sum
+		}
+	}
+	return c.checkSums(m, t[manifest.FileName].Sum, files)
 }
 
 func union(a, b map[string]string) map[string]string {

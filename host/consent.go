@@ -1,0 +1,64 @@
+package host
+
+import (
+	"fmt"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
+)
+
+// admitStart is asked before every start: Config.Admit when the app gave
+// one, else the consent check of the home's record, told to
+// Config.Admitted.
+func (p *Plugin) admitStart(m *manifest.Manifest) error {
+	if p.admit != nil {
+		return p.admit(m)
+	}
+	err := registry.Admit(p.h.opts.Home, m)
+	if p.admitted != nil {
+		p.admitted(m, err)
+	}
+	return err
+}
+
+// settle records a consent-checked process plugin's folder as its program
+// left it (registry.Settle), once it has answered initialize and again
+// once it has ended, and says in the journal under tag what it recorded
+// that was not there: its next start takes that as its own.
+func (p *Plugin) settle(m *manifest.Manifest, tag string) {
+	if p.admit != nil || m.Run.Kind() != manifest.RunProcess {
+		return
+	}
+	what, err := registry.Settle(p.h.opts.Home, m)
+	switch {
+	case err != nil:
+		p.journal.Write(tag, "what its program wrote in its own folder could not be recorded ("+err.Error()+"): its next start asks for a review")
+	case what != "":
+		p.journal.Write(tag, "its folder as its program left it is recorded as its own ("+what+"): its next start takes it as it is")
+	}
+}
+
+// AddInstalled adds the plugin id installed under the host's home as the
+// person left it: its manifest read from its folder, what they granted,
+// their settings, switched on or off. Its starts are consent-checked
+// (Config.Admit nil).
+func (h *Host) AddInstalled(id string) (*Plugin, error) {
+	reg, err := registry.Open(h.opts.Home)
+	if err != nil {
+		return nil, err
+	}
+	en, ok := reg.Get(id)
+	if !ok {
+		return nil, fmt.Errorf("no installed plugin %s in %s (registry.Prepare and Offer.Accept install one)", id, h.opts.Home)
+	}
+	m, err := manifest.Load(en.Dir, manifest.LoadOptions{AppVersion: h.opts.AppVersion})
+	if err != nil {
+		return nil, err
+	}
+	settings, err := registry.LoadSettings(h.opts.Home, id)
+	if err != nil {
+		return nil, err
+	}
+	granted := en.Granted
+	return h.Add(m, Config{Granted: &granted, Settings: settings, Disabled: en.Disabled})
+}
