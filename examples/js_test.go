@@ -26,6 +26,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
+	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/services"
 	netsvc "github.com/escouade-dev/escouade-plugin/services/net"
 	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
@@ -175,6 +176,15 @@ func jsHost(t testing.TB, run jsRun, dir string, cfg host.Config, secret string,
 		opts.Transports[manifest.RunProcess] = modules.ProcessTransport(opts.StopGrace) // node runs as a process
 	}
 	h := host.New(opts)
+	// A folder the test runs as a person runs their own: no consent
+	// checked, all it asks granted unless the case says otherwise.
+	if cfg.Admit == nil {
+		cfg.Admit = registry.AnyFolder
+	}
+	if cfg.Granted == nil {
+		granted := m.Permissions
+		cfg.Granted = &granted
+	}
 	p, err := h.Add(m, cfg)
 	if err != nil {
 		t.Fatal(err)

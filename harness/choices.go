@@ -1,8 +1,8 @@
 package harness
 
 import (
-	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // Choice is a harness an app offers in its Harness menu: a described

@@ -4,13 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
+	"github.com/escouade-dev/escouade-plugin/registry"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -139,6 +141,9 @@ func start(t *testing.T, script string, opts Options) *run {
 		opts.Env = agentEnvFor(script, r.record)
 	}
 	opts.OnItem = r.add
+	if opts.Admit == nil {
+		opts.Admit = registry.AnyFolder // the fixture's folder, run as the CLI's harness DIR runs one
+	}
 	s, err := Start(context.Background(), opts)
 	if err != nil {
 		t.Fatalf("Start: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // TestPermissionCardsByMode plays the same five cards under each mode: a
@@ -164,7 +165,7 @@ func TestModesOutsideCapsAreRefused(t *testing.T) {
 		delete(h.Caps.Other, CapReadOnly)
 	})
 	for _, mode := range []string{ModeBypassPermissions, acp.ReadOnly} {
-		if _, err := Start(context.Background(), Options{Manifest: m, Cwd: w.dir, Mode: mode, Env: agentEnvFor(w.script(t, "updates.json"), filepath.Join(t.TempDir(), "r"))}); err == nil || !strings.Contains(err.Error(), "caps.") {
+		if _, err := Start(context.Background(), Options{Manifest: m, Admit: registry.AnyFolder, Cwd: w.dir, Mode: mode, Env: agentEnvFor(w.script(t, "updates.json"), filepath.Join(t.TempDir(), "r"))}); err == nil || !strings.Contains(err.Error(), "caps.") {
 			t.Errorf("start in %s: %v", mode, err)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 func TestUpdatesOfEveryKind(t *testing.T) {
@@ -132,6 +133,7 @@ func TestStartRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opts.Manifest = fakeManifest(t, tt.change)
 			tt.opts.Env = agentEnvFor("", "")
+			tt.opts.Admit = registry.AnyFolder
 			s, err := Start(t.Context(), tt.opts)
 			if err == nil {
 				s.Close(t.Context())
@@ -230,6 +232,7 @@ func TestTotalsCountTheTurnItsItemEnds(t *testing.T) {
 		mu.Unlock()
 		turns <- struct{}{}
 	}
+	opts.Admit = registry.AnyFolder
 	s, err := Start(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)

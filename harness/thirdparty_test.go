@@ -1,10 +1,12 @@
 package harness
 
 import (
-	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
+	"github.com/escouade-dev/escouade-plugin/registry"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -41,7 +43,7 @@ func TestThirdPartyAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := newWorld(t)
-	opts := Options{Cwd: w.dir, Manifest: exampleManifest(t), Env: []string{"PATH=" + dir, "HOME=" + os.TempDir()}}
+	opts := Options{Cwd: w.dir, Manifest: exampleManifest(t), Admit: registry.AnyFolder, Env: []string{"PATH=" + dir, "HOME=" + os.TempDir()}}
 	r := start(t, "", opts)
 	r.untilType(acp.TypeSession)
 	r.must(r.s.Prompt("hello"))

@@ -90,7 +90,7 @@ func TestRegressReplayedAttachesGoFirstInOriginalOrder(t *testing.T) {
 		h := New(opts)
 		m := &manifest.Manifest{ID: "dev.test.mem", Version: "1.0.0", Run: &manifest.Run{WASM: "x"},
 			Activation: []string{"onCall"}, Dir: t.TempDir()}
-		p, err := h.Add(m, Config{})
+		p, err := h.Add(m, folderConfig(m))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,12 +21,13 @@ func (p *Plugin) admitStart(m *manifest.Manifest) error {
 	return err
 }
 
-// settle records a consent-checked process plugin's folder as its program
-// left it (registry.Settle), once it has answered initialize and again
-// once it has ended, and says in the journal under tag what it recorded
-// that was not there: its next start takes that as its own.
+// settle records a consent-checked plugin's folder as its program left
+// it (registry.Settle, which keeps it for the kinds whose every file is
+// program), once it has answered initialize and again once it has ended,
+// and says in the journal under tag what it recorded that was not there:
+// its next start takes that as its own.
 func (p *Plugin) settle(m *manifest.Manifest, tag string) {
-	if p.admit != nil || m.Run.Kind() != manifest.RunProcess {
+	if p.admit != nil {
 		return
 	}
 	what, err := registry.Settle(p.h.opts.Home, m)

@@ -12,6 +12,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // fakeManifest describes the test binary as a process plugin.
@@ -61,7 +62,7 @@ func startHost(t *testing.T, mode string, opts Options, edit ...func(*manifest.M
 		opts.Transports = processTransports(opts.StopGrace)
 	}
 	h := New(opts)
-	p, err := h.Add(m, Config{})
+	p, err := h.Add(m, folderConfig(m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,4 +133,12 @@ func mustResult(t *testing.T, o Outcome) json.RawMessage {
 		t.Fatalf("want a result, got %+v", o)
 	}
 	return o.Result
+}
+
+// folderConfig is the Config of a folder the test runs as a person runs
+// their own (escouade-plugin run DIR): no consent checked, all it asks
+// granted.
+func folderConfig(m *manifest.Manifest) Config {
+	granted := m.Permissions
+	return Config{Admit: registry.AnyFolder, Granted: &granted}
 }

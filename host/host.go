@@ -44,8 +44,8 @@ type Config struct {
 	// plugin is stopped with the error's text as its reason. Nil is the
 	// consent check of the host's home (registry.Admit): the plugin must
 	// be installed from that very folder, and the folder be what the
-	// person consented to; what a process plugin then writes into its own
-	// folder as it runs is recorded as its own (registry.Settle).
+	// person consented to; what the plugin's program then writes into its
+	// own folder as it runs is recorded as its own (registry.Settle).
 	// registry.AnyFolder starts a folder the person runs themselves
 	// (escouade-plugin run DIR), checked by nothing and recording nothing.
 	Admit func(*manifest.Manifest) error

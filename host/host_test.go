@@ -262,7 +262,7 @@ func addPlugin(t *testing.T, h *Host, mode string) (*manifest.Manifest, *Plugin)
 	m := fakeManifest(t)
 	m.ID = "dev.test." + mode
 	m.Run.Command = []string{"env", "FAKE_PLUGIN=" + mode, m.Run.Command[0], "-test.run=^$"}
-	p, err := h.Add(m, Config{})
+	p, err := h.Add(m, folderConfig(m))
 	if err != nil {
 		t.Fatal(err)
 	}

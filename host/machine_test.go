@@ -195,7 +195,7 @@ func machinePlugin(t *testing.T) *Plugin {
 	t.Cleanup(func() { h.Close(context.Background()) })
 	m := &manifest.Manifest{ID: "dev.test.machine", Version: "1.0.0", Run: &manifest.Run{WASM: "x"},
 		Activation: []string{"onCall"}, Dir: t.TempDir()}
-	p, err := h.Add(m, Config{})
+	p, err := h.Add(m, folderConfig(m))
 	if err != nil {
 		t.Fatal(err)
 	}

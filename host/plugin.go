@@ -17,10 +17,10 @@ import (
 // the queue while it starts, restarts it after a crash, and stops it for
 // good past the limits. All of its state is guarded by mu.
 type Plugin struct {
-	h       *Host
-	id      string // never changes: an update keeps the id
-	journal *journal.Journal
-	admit    func(*manifest.Manifest) error // Config.Admit, asked before every start
+	h        *Host
+	id       string // never changes: an update keeps the id
+	journal  *journal.Journal
+	admit    func(*manifest.Manifest) error  // Config.Admit, asked before every start
 	admitted func(*manifest.Manifest, error) // Config.Admitted
 
 	mu       sync.Mutex

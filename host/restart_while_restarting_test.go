@@ -11,6 +11,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // A Restart sent while the plugin restarts after a crash stops the
@@ -32,7 +33,7 @@ func TestRestartWhileRestartingIsNoCrash(t *testing.T) {
 		})
 		h := New(Options{Home: t.TempDir(), Transports: memTransports(launch)})
 		p, err := h.Add(&manifest.Manifest{ID: "dev.test.mem", Version: "1.0.0", Run: &manifest.Run{WASM: "x"},
-			Activation: []string{"onCall"}, Dir: t.TempDir()}, Config{})
+			Activation: []string{"onCall"}, Dir: t.TempDir()}, Config{Admit: registry.AnyFolder})
 		if err != nil {
 			t.Fatal(err)
 		}

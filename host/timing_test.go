@@ -36,7 +36,7 @@ func memHost(t *testing.T, handle memHandler, opts Options) (*Host, *Plugin, *at
 	h := New(opts)
 	m := &manifest.Manifest{ID: "dev.test.mem", Version: "1.0.0", Run: &manifest.Run{WASM: "x"},
 		Activation: []string{"onCall"}, Dir: t.TempDir()}
-	p, err := h.Add(m, Config{})
+	p, err := h.Add(m, folderConfig(m))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestCloseWaitsOneSecondForAllTogether(t *testing.T) {
 		for _, id := range []string{"dev.test.b", "dev.test.c"} {
 			m := *p.Manifest()
 			m.ID = id
-			q, err := h.Add(&m, Config{})
+			q, err := h.Add(&m, folderConfig(&m))
 			if err != nil {
 				t.Fatal(err)
 			}

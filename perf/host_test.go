@@ -15,6 +15,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // closeWait bounds how long closing a host rig may take.
@@ -55,7 +56,7 @@ func startHostRun(tb testing.TB, command []string, program string) *hostRig {
 		Env:        append(os.Environ(), programEnv+"="+program),
 		Transports: map[manifest.RunKind]transport.Transport{manifest.RunProcess: process.NewTransport(0)},
 	})
-	p, err := h.Add(perfManifest(tb, command), host.Config{})
+	p, err := h.Add(perfManifest(tb, command), host.Config{Admit: registry.AnyFolder})
 	if err != nil {
 		tb.Fatal(err)
 	}

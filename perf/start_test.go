@@ -14,6 +14,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // maxStartRatio is the target for starting a plugin: from the host's Add
@@ -99,7 +100,7 @@ func startHosted(tb testing.TB) time.Duration {
 	}()
 	m := perfManifest(tb, []string{testBinary(tb), "-test.run=^$"})
 	start := time.Now()
-	p, err := h.Add(m, host.Config{})
+	p, err := h.Add(m, host.Config{Admit: registry.AnyFolder})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -37,11 +37,6 @@ type Consent struct {
 	// folder as installed: an interpreter runs any of them. The files
 	// themselves are in the folder record (folder.go), which this binds.
 	Folder string `json:"folder,omitempty"`
-
-	// tree and treeAt are what Fingerprint read of a process's folder, and
-	// when it started reading, for RecordFolder.
-	tree   Tree
-	treeAt int64
 }
 
 // ModuleFile is a run.wasm plugin's module beside its manifest, as the
@@ -74,19 +69,27 @@ func fingerprintLimit(k manifest.RunKind) int64 {
 }
 
 // Fingerprint records what m runs now, read from its folder: the consent
-// an install stores (with RecordFolder for a process). An error names the
-// file that cannot be fingerprinted, or the bound the folder passes.
+// an install stores. An error names the file that cannot be
+// fingerprinted, or the bound the folder passes.
 func Fingerprint(m *manifest.Manifest) (Consent, error) {
+	c, _, err := fingerprint(m)
+	return c, err
+}
+
+// fingerprint is Fingerprint, with the folder record of a process that an
+// install writes beside it (nil for the other kinds).
+func fingerprint(m *manifest.Manifest) (Consent, *folderRecord, error) {
 	c, err := fingerprintProgram(m)
 	if err != nil || c.Run != manifest.RunProcess {
-		return c, err
+		return c, nil, err
 	}
-	c.treeAt = time.Now().UnixNano()
-	if c.tree, err = ReadTree(m.Dir, nil, 0); err != nil {
-		return Consent{}, err
+	rec := &folderRecord{Dir: m.Dir, RecordedAt: time.Now().UnixNano()}
+	if rec.Files, err = ReadTree(m.Dir, nil, 0); err != nil {
+		return Consent{}, nil, err
 	}
-	c.Folder = c.tree.Digest()
-	return c, nil
+	c.Folder = rec.Files.Digest()
+	rec.Consent = c.Folder
+	return c, rec, nil
 }
 
 // fingerprintProgram is Fingerprint without the folder's other files.

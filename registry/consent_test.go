@@ -34,11 +34,11 @@ func pluginDir(t *testing.T, run string, files map[string]string) *manifest.Mani
 // install does, and returns its consent.
 func installed(t testing.TB, home string, m *manifest.Manifest) *Consent {
 	t.Helper()
-	c, err := Fingerprint(m)
+	c, rec, err := fingerprint(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := RecordFolder(home, m, c); err != nil {
+	if err := recordFolder(home, m.ID, rec); err != nil {
 		t.Fatal(err)
 	}
 	return &c

@@ -38,19 +38,15 @@ func FolderPath(home, id string) string {
 	return filepath.Join(home, FoldersDir, id+".json")
 }
 
-// RecordFolder writes the folder record of an install: the folder as
-// Fingerprint read it. It is written before the registry entry that binds
-// it, so a crash between the two leaves an entry that needs a review,
-// never one that passes unchecked. Nothing is written for a plugin that
-// is not a process.
-func RecordFolder(home string, m *manifest.Manifest, c Consent) error {
-	if c.Run != manifest.RunProcess {
+// recordFolder writes the folder record of an install, as fingerprint
+// read it (nil: not a process, nothing to write). It is written before
+// the registry entry that binds it, so a crash between the two leaves an
+// entry that needs a review, never one that passes unchecked.
+func recordFolder(home, id string, rec *folderRecord) error {
+	if rec == nil {
 		return nil
 	}
-	if c.tree == nil {
-		return errors.New("the consent was not read by Fingerprint")
-	}
-	return writeFolder(home, m.ID, folderRecord{Consent: c.Folder, Dir: m.Dir, RecordedAt: c.treeAt, Files: c.tree})
+	return writeFolder(home, id, *rec)
 }
 
 func readFolder(home, id string) (folderRecord, error) {
@@ -141,6 +137,9 @@ func refreshFolder(home, id string, rec folderRecord, now Tree, began int64) {
 // the record did not hold ("a file __pycache__/notes.pyc was added"), ""
 // when nothing changed or m is not an installed process plugin.
 func Settle(home string, m *manifest.Manifest) (string, error) {
+	if !settles(home, m) {
+		return "", nil
+	}
 	unlock, err := Lock(home)
 	if err != nil {
 		return "", err
@@ -175,6 +174,21 @@ func Settle(home string, m *manifest.Manifest) (string, error) {
 		return "", fmt.Errorf("%s: %w", FolderPath(home, m.ID), err)
 	}
 	return diff, nil
+}
+
+// settles reports whether m is a process plugin installed from its
+// folder with a folder record, read without the lock: a module's end
+// takes no lock.
+func settles(home string, m *manifest.Manifest) bool {
+	if m.Run.Kind() != manifest.RunProcess {
+		return false
+	}
+	reg, err := Open(home)
+	if err != nil {
+		return false
+	}
+	en, ok := reg.Get(m.ID)
+	return ok && en.Dir == m.Dir && en.Consent != nil && en.Consent.Folder != ""
 }
 
 // ForgetFolder removes the folder record of id (uninstall).

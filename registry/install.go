@@ -140,7 +140,7 @@ var ErrChangedWhileShown = errors.New("the folder changed while the window was o
 // entry recorded.
 func (o *Offer) Accept(granted manifest.Permissions) (Entry, error) {
 	m := o.Manifest
-	now, err := Fingerprint(m)
+	now, folder, err := fingerprint(m)
 	if err != nil {
 		return Entry{}, fmt.Errorf("%s: not installed: %v", filepath.Join(m.Dir, manifest.FileName), err)
 	}
@@ -152,7 +152,7 @@ func (o *Offer) Accept(granted manifest.Permissions) (Entry, error) {
 		if old, ok := r.Get(m.ID); ok {
 			entry.Disabled = old.Disabled
 		}
-		if err := RecordFolder(o.home, m, now); err != nil {
+		if err := recordFolder(o.home, m.ID, folder); err != nil {
 			return err
 		}
 		r.Put(entry)

@@ -7,8 +7,8 @@ import (
 	"sync"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // streamBuffer is how many events wait for a slow page before its stream

@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/harness"
-	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // page is what every template gets; each page fills its part.

@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // settingField is one input of the Settings tab, made from

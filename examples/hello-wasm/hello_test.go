@@ -22,6 +22,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/services"
 	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
 )
@@ -342,7 +343,9 @@ func TestThroughTheHost(t *testing.T) {
 			return timersvc.New(timersvc.Config{Peer: env.Peer, Journal: env.Journal}), nil
 		}},
 	})
-	cfg := host.Config{Settings: map[string]json.RawMessage{"greeting": json.RawMessage(`"Hi"`), "shout": json.RawMessage(`true`)}}
+	granted := m.Permissions
+	cfg := host.Config{Settings: map[string]json.RawMessage{"greeting": json.RawMessage(`"Hi"`), "shout": json.RawMessage(`true`)},
+		Admit: registry.AnyFolder, Granted: &granted}
 	p, err := h.Add(m, cfg)
 	if err != nil {
 		t.Fatal(err)

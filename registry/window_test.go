@@ -1,4 +1,4 @@
-package main
+package registry
 
 import (
 	"bytes"
@@ -25,18 +25,18 @@ func TestInstallWindowEscapesControls(t *testing.T) {
 		}}},
 	}
 	var out bytes.Buffer
-	w := installWindow(m, "en")
-	w.print(&out)
+	w := WindowOf(m, "en")
+	w.Print(&out)
 	text := out.String()
 	for _, bad := range []string{"\x1b", "\x00", "\a", "\r", "\u202e", "\u2028"} {
 		if strings.Contains(text, bad) {
 			t.Errorf("install text holds %q:\n%s", bad, text)
 		}
 	}
-	// Six lines: install, runs, programs, what a program grant gives,
-	// agents, installed.
-	if got := strings.Count(text, "\n"); got != 6 {
-		t.Errorf("install text has %d lines, want 6 (a name faked a line):\n%s", got, text)
+	// Five lines: install, runs, programs, what a program grant gives,
+	// agents.
+	if got := strings.Count(text, "\n"); got != 5 {
+		t.Errorf("install text has %d lines, want 5 (a name faked a line):\n%s", got, text)
 	}
 	for _, want := range []string{`Install Evil\x1b[2J\x1b[H\nIt runs isolated`, `./run\x1b]0;title\a --x\x00`, `git\r\u202e`, `agent\x1b[8m acp\u2028`} {
 		if !strings.Contains(text, want) {
@@ -59,10 +59,10 @@ func TestInstallWindowProgramGrant(t *testing.T) {
 		Permissions: manifest.Permissions{Programs: []string{"git"}},
 		Limits:      manifest.Limits{NetMaxBytes: 64 << 20}}
 	var out bytes.Buffer
-	installWindow(m, "en").print(&out)
+	WindowOf(m, "en").Print(&out)
 	for _, want := range []string{
 		"It runs isolated inside Escouade (WebAssembly): it reaches only what it asks below; the programs it asks for run outside.",
-		"It asks for programs: git\n" + programGrantSentence + "\n",
+		"It asks for programs: git\n" + ProgramGrantSentence + "\n",
 		"Its limits.netMaxBytes of 67108864 bytes holds for net/stream; a net/fetch answer carries at most 4194304 bytes (4 MiB) of body.",
 	} {
 		if !strings.Contains(out.String(), want) {
@@ -74,13 +74,13 @@ func TestInstallWindowProgramGrant(t *testing.T) {
 // A module that asks nothing says so, instead of pointing to an empty list.
 func TestInstallWindowOfAModuleAskingNothing(t *testing.T) {
 	var b strings.Builder
-	installWindow(&manifest.Manifest{ID: "dev.x", Version: "1.0.0", Run: &manifest.Run{JS: "dist/plugin.mjs"}}, "en").print(&b)
+	WindowOf(&manifest.Manifest{ID: "dev.x", Version: "1.0.0", Run: &manifest.Run{JS: "dist/plugin.mjs"}}, "en").Print(&b)
 	if out := b.String(); strings.Contains(out, "asks below") || !strings.Contains(out, "asks for nothing") {
 		t.Errorf("window:\n%s", out)
 	}
 	b.Reset()
-	installWindow(&manifest.Manifest{ID: "dev.x", Version: "1.0.0", Run: &manifest.Run{JS: "dist/plugin.mjs"},
-		Permissions: manifest.Permissions{Network: []string{"api.github.com"}}}, "en").print(&b)
+	WindowOf(&manifest.Manifest{ID: "dev.x", Version: "1.0.0", Run: &manifest.Run{JS: "dist/plugin.mjs"},
+		Permissions: manifest.Permissions{Network: []string{"api.github.com"}}}, "en").Print(&b)
 	if out := b.String(); !strings.Contains(out, "asks below") || !strings.Contains(out, "It asks for network hosts: api.github.com") {
 		t.Errorf("window:\n%s", out)
 	}

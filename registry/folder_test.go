@@ -1,0 +1,310 @@
+//go:build unix
+
+package registry
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/escouade-dev/escouade-plugin/manifest"
+)
+
+// installedProcess makes a process plugin run as `sh run.sh` (no "./":
+// its script is not among the program's files, the folder is what holds
+// it), installs it under a new home and returns both.
+func installedProcess(t testing.TB, files map[string]string) (string, *manifest.Manifest) {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	body := `{"id":"dev.test.folder","name":"Folder","version":"1.0.0","escouade":{"api":"1"},"run":{"command":["sh","run.sh"]},"activation":["onCall"]}`
+	if err := os.WriteFile(filepath.Join(dir, manifest.FileName), []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := manifest.Load(dir, manifest.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	c := installed(t, home, m)
+	if err := Update(home, func(r *Registry) error {
+		r.Put(Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Consent: c})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return home, m
+}
+
+// Every file of a process plugin's folder is part of what was consented
+// to: a start after any change is refused, naming the file.
+func TestFolderChangeIsRefused(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(dir string) error
+		want string
+	}{
+		{"the script an interpreter runs", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "run.sh"), []byte("id > marker"), 0o644)
+		}, "its file run.sh changed"},
+		{"same size, same mtime", func(dir string) error {
+			p := filepath.Join(dir, "run.sh")
+			info, _ := os.Stat(p)
+			if err := os.WriteFile(p, []byte("exit 1 "), 0o644); err != nil {
+				return err
+			}
+			return os.Chtimes(p, info.ModTime(), info.ModTime())
+		}, "its file run.sh changed"},
+		{"a module beside it", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, "lib", "sitecustomize.py"), []byte("import os"), 0o644)
+		}, "a file lib/sitecustomize.py was added"},
+		{"a data file removed", func(dir string) error {
+			return os.Remove(filepath.Join(dir, "lib", "data.txt"))
+		}, "its file lib/data.txt was removed"},
+		{"made executable", func(dir string) error {
+			return os.Chmod(filepath.Join(dir, "lib", "data.txt"), 0o755)
+		}, "its file lib/data.txt changed"},
+		{"a link", func(dir string) error {
+			return os.Symlink("/bin/sh", filepath.Join(dir, "python3"))
+		}, "a link python3 was added"},
+		{"a named pipe", func(dir string) error {
+			return syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644)
+		}, "a named pipe fifo was added"},
+		{"the manifest", func(dir string) error {
+			return os.WriteFile(filepath.Join(dir, manifest.FileName), []byte(`{}`), 0o644)
+		}, "its manifest escouade-plugin.json changed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			home, m := installedProcess(t, map[string]string{"run.sh": "echo hi", "lib/data.txt": "words"})
+			if err := Admit(home, m); err != nil {
+				t.Fatalf("the folder as installed is refused: %v", err)
+			}
+			if err := tt.edit(m.Dir); err != nil {
+				t.Fatal(err)
+			}
+			err := Admit(home, m)
+			var changed *ChangedError
+			if !errors.As(err, &changed) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Admit after the change = %v, want a ChangedError saying %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// An unchanged folder is checked by its stats: after a check that
+// recorded them (past the racy margin), no file is read again.
+func TestFolderCheckReadsNothingUnchanged(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi", "a/b/c.js": "x", "a/d.js": "y"})
+	ageRecord(t, home, m.ID)
+	before := filesHashed.Load()
+	if err := Admit(home, m); err != nil {
+		t.Fatal(err)
+	}
+	// The manifest is read by manifest.Load, not here; the rest by stat.
+	if n := filesHashed.Load() - before; n != 0 {
+		t.Errorf("the check of an unchanged folder hashed %d files, want 0", n)
+	}
+	// A file rewritten with its old size and mtime has a new change time:
+	// it is read again, and its change is seen.
+	p := filepath.Join(m.Dir, "a", "d.js")
+	info, _ := os.Stat(p)
+	os.WriteFile(p, []byte("z"), 0o644)
+	os.Chtimes(p, info.ModTime(), info.ModTime())
+	before = filesHashed.Load()
+	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "its file a/d.js changed") {
+		t.Errorf("Admit = %v, want its file a/d.js changed", err)
+	}
+	if n := filesHashed.Load() - before; n != 1 {
+		t.Errorf("hashed %d files, want the one whose stat changed", n)
+	}
+}
+
+// A file changed in the same moment as the record cannot be vouched for
+// by its stat (git's racily clean entry): it is read again.
+func TestFolderRacyEntryIsHashed(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
+	before := filesHashed.Load()
+	if err := Admit(home, m); err != nil {
+		t.Fatal(err)
+	}
+	if n := filesHashed.Load() - before; n != 2 { // run.sh and the manifest, written just now
+		t.Errorf("a check just after install hashed %d files, want both, racy", n)
+	}
+}
+
+// ageRecord moves the folder record's time past the racy margin of every
+// file, as if it had been recorded a while after they were written.
+func ageRecord(t *testing.T, home, id string) {
+	t.Helper()
+	rec, err := readFolder(home, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rec.Files {
+		rec.RecordedAt = max(rec.RecordedAt, f.Stat.MtimeNs+int64(2*racyMargin), f.Stat.CtimeNs+int64(2*racyMargin))
+	}
+	if err := writeFolder(home, id, rec); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// What a plugin writes into its own folder as it runs is its own: Settle
+// records it, and the next start passes. What was consented to stays
+// pinned: a manifest changed while it ran is not recorded.
+func TestSettleKeepsThePluginsOwnWrites(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi", "notes.json": "{}"})
+	os.MkdirAll(filepath.Join(m.Dir, "__pycache__"), 0o755)
+	os.WriteFile(filepath.Join(m.Dir, "__pycache__", "notes.cpython-311.pyc"), []byte("pyc"), 0o644)
+	os.WriteFile(filepath.Join(m.Dir, "notes.json"), []byte(`{"n":1}`), 0o644)
+	what, err := Settle(home, m)
+	if err != nil || what != "a file __pycache__/notes.cpython-311.pyc was added" {
+		t.Fatalf("Settle = %q, %v", what, err)
+	}
+	if err := Admit(home, m); err != nil {
+		t.Fatalf("the start after the plugin's own writes is refused: %v", err)
+	}
+	if what, _ := Settle(home, m); what != "" {
+		t.Errorf("a second Settle of an unchanged folder says %q", what)
+	}
+
+	os.WriteFile(filepath.Join(m.Dir, manifest.FileName), []byte(`{"id":"dev.test.folder"}`), 0o644)
+	os.WriteFile(filepath.Join(m.Dir, "run.sh"), []byte("id > marker"), 0o644)
+	if what, _ := Settle(home, m); what != "" {
+		t.Errorf("Settle recorded a folder whose manifest changed: %q", what)
+	}
+	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "its manifest escouade-plugin.json changed") {
+		t.Errorf("Admit = %v, want the manifest named", err)
+	}
+}
+
+// Settle records nothing for a plugin not installed from that folder.
+func TestSettleOfAFolderNotInstalled(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
+	other := *m
+	other.Dir = t.TempDir()
+	if what, err := Settle(home, &other); what != "" || err != nil {
+		t.Errorf("Settle of another folder = %q, %v", what, err)
+	}
+}
+
+// A record lost, damaged or of another install is no consent.
+func TestFolderRecordMustMatch(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
+	os.WriteFile(FolderPath(home, m.ID), []byte("{"), 0o600)
+	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "record of the files of its folder cannot be read") {
+		t.Errorf("damaged record: %v", err)
+	}
+	os.Remove(FolderPath(home, m.ID))
+	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "Escouade has no record of the files of its folder") {
+		t.Errorf("no record: %v", err)
+	}
+	writeFolder(home, m.ID, folderRecord{Consent: "other", Dir: m.Dir, Files: Tree{}})
+	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "of another install") {
+		t.Errorf("another install's record: %v", err)
+	}
+}
+
+// An install made before every file was recorded needs one review.
+func TestProcessConsentWithoutFolderNeedsReview(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
+	Change(home, m.ID, func(e *Entry) error { e.Consent.Folder = ""; return nil })
+	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "installed before Escouade recorded every file of its folder") {
+		t.Errorf("Admit = %v", err)
+	}
+}
+
+// A folder past the bounds is not installed, with a sentence naming the
+// bound; a sparse giant costs no read.
+func TestFolderBounds(t *testing.T) {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "sparse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(MaxFolderBytes + 1)
+	f.Close()
+	before := filesHashed.Load()
+	if _, err := ReadTree(dir, nil, 0); err == nil || !strings.Contains(err.Error(), "more than 512 MiB, the most a process plugin's folder may hold") {
+		t.Errorf("ReadTree of a folder past the bytes = %v", err)
+	}
+	if n := filesHashed.Load() - before; n != 0 {
+		t.Errorf("the sparse file was read (%d files hashed)", n)
+	}
+	if testing.Short() {
+		return
+	}
+	many := t.TempDir()
+	for i := range MaxFolderFiles + 1 {
+		if err := os.WriteFile(filepath.Join(many, fmt.Sprintf("f%05d", i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ReadTree(many, nil, 0); err == nil || !strings.Contains(err.Error(), "more than 20000 files, the most a process plugin's folder may hold") {
+		t.Errorf("ReadTree of a folder past the files = %v", err)
+	}
+}
+
+// Two writers at once each keep their change: the registry's lock.
+func TestConcurrentChangesAreAllKept(t *testing.T) {
+	home := t.TempDir()
+	const n = 16
+	done := make(chan error, n)
+	for i := range n {
+		go func() {
+			done <- Update(home, func(r *Registry) error {
+				r.Put(Entry{ID: fmt.Sprintf("dev.test.p%d", i)})
+				return nil
+			})
+		}()
+	}
+	for range n {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(r.List()); got != n {
+		t.Errorf("%d entries after %d concurrent installs, want all", got, n)
+	}
+}
+
+// BenchmarkFolderCheck is what a start of a process plugin pays for a
+// folder of 5,000 files (a small node_modules), unchanged: by the stat
+// cache, and with every file hashed (no cache), side by side.
+func BenchmarkFolderCheck(b *testing.B) {
+	files := map[string]string{"run.sh": "echo hi"}
+	for i := range 5000 {
+		files[fmt.Sprintf("node_modules/p%d/index.js", i)] = strings.Repeat("x", 2048)
+	}
+	home, m := installedProcess(b, files)
+	rec, _ := readFolder(home, m.ID)
+	b.Run("stat-cache", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ReadTree(m.Dir, rec.Files, rec.RecordedAt+int64(time.Hour)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("hash-all", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := ReadTree(m.Dir, nil, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
