@@ -87,7 +87,7 @@ func (s *Service) judge(root *os.Root, loc Location, rel string, change bool) (f
 	}
 	others, err := installedNow(s.installed)
 	if err != nil {
-		return fence{}, unknownPlugins(loc, err)
+		return fence{}, unknownPlugins(loc)
 	}
 	other, inOwn := ofPlugins(chain, s.own, others)
 	switch {

@@ -125,7 +125,9 @@ func refuseOther(loc Location) *services.Error {
 }
 
 // unknownPlugins fails a call when the installed plugins cannot be known:
-// the fence is closed, not open.
-func unknownPlugins(loc Location, err error) *services.Error {
-	return failed(loc.Root, loc.Path, "the installed plugins cannot be read, so fs/* reaches nothing until they can: %v", err)
+// the fence is closed, not open. The registry's own error is left out:
+// it names the home's path, which the plugin has no need of, and the
+// CLI's list says it to the user.
+func unknownPlugins(loc Location) *services.Error {
+	return failed(loc.Root, loc.Path, "the installed plugins cannot be read, so fs/* reaches nothing until they can (Escouade's plugins.json is damaged or unreadable: escouade-plugin list says why)")
 }

@@ -3,10 +3,13 @@
 package fssvc
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -220,7 +223,7 @@ func TestUnreadableRegistryFailsClosed(t *testing.T) {
 	} {
 		_, err := f.call(t, c.method, c.params)
 		got := refusalOf(err)
-		if got.Code != services.CodeFailed || !strings.Contains(got.Reason, "the installed plugins cannot be read, so fs/* reaches nothing until they can: plugins.json is damaged") {
+		if got.Code != services.CodeFailed || !strings.Contains(got.Reason, "the installed plugins cannot be read, so fs/* reaches nothing until they can (Escouade's plugins.json is damaged or unreadable: escouade-plugin list says why)") {
 			t.Errorf("%s %+v = %+v, want -32004 naming the registry", c.method, c.params, got)
 		}
 	}
@@ -284,4 +287,30 @@ func FuzzInstalledFence(f *testing.F) {
 			t.Fatalf("after method %d %q, b's folder holds %d names", method%4, path, len(names))
 		}
 	})
+}
+
+// BenchmarkReadFenced is fs/read of a small file with no plugin installed
+// and with 50 (each call stats their folders), the list itself given as
+// kept between calls.
+func BenchmarkReadFenced(b *testing.B) {
+	for _, n := range []int{0, 50} {
+		b.Run(strconv.Itoa(n)+"-installed", func(b *testing.B) {
+			f, _, installed := pluginsFixture(b)
+			installed.dirs = nil
+			for i := range n {
+				dir := filepath.Join(b.TempDir(), "p"+strconv.Itoa(i))
+				if err := os.Mkdir(dir, 0o755); err != nil {
+					b.Fatal(err)
+				}
+				installed.add(dir)
+			}
+			raw, _ := json.Marshal(at("agent", "notes.md"))
+			read := f.svc.Methods()["fs/read"]
+			for b.Loop() {
+				if _, err := read(context.Background(), raw); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

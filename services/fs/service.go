@@ -32,7 +32,7 @@ type Config struct {
 	// Installed gives the installed plugins' folders, asked at each call:
 	// nothing in them is ever read or changed through fs/*, whatever root
 	// holds them, but PluginDir, read as granted. When it fails, every
-	// call fails. nil: no plugin is installed.
+	// call that reaches a path fails. nil: no plugin is installed.
 	Installed InstalledFunc
 }
 

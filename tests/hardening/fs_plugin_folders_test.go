@@ -67,4 +67,16 @@ func TestModuleCannotReachAnotherPluginsFolder(t *testing.T) {
 	if code, _ := relay(t, s, "ok", "fs/write", at("notes.md", "ok")); code != 0 {
 		t.Errorf("write beside b: code %d", code)
 	}
+	// A registry that cannot be read closes the fence rather than opens it.
+	if err := os.WriteFile(filepath.Join(home, "plugins.json"), []byte("[{damaged"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range refused[:2] {
+		if code, _ := relay(t, s, "d"+itoa(i), c.method, c.params); code != -32004 {
+			t.Errorf("%s %v with the registry damaged: code %d, want -32004", c.method, c.params["path"], code)
+		}
+	}
+	if got, _ := os.ReadFile(filepath.Join(b, "run.sh")); string(got) != consented {
+		t.Errorf("b's run.sh is now %q", got)
+	}
 }
