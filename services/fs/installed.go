@@ -72,10 +72,15 @@ func (f fence) holdsFolder(info os.FileInfo) bool {
 // makes reports whether abs, a real path about to be made (fs/write of a
 // new file, fs/mkdir), is an installed plugin's missing folder or inside
 // it: a folder moved away or deleted must not be made again by a module
-// under the name the host will start the plugin from.
+// under the name the host will start the plugin from. Case is ignored, as
+// the disks of macOS and Windows ignore it; on another disk it only
+// refuses a few more names.
 func (f fence) makes(abs string) bool {
 	for _, dir := range f.absent {
-		if abs == dir || strings.HasPrefix(abs, dir+string(filepath.Separator)) {
+		if len(abs) < len(dir) || !strings.EqualFold(abs[:len(dir)], dir) {
+			continue
+		}
+		if len(abs) == len(dir) || abs[len(dir)] == filepath.Separator {
 			return true
 		}
 	}

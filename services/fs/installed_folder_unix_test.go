@@ -190,7 +190,11 @@ func TestTheWayToAnInstalledFolderIsKept(t *testing.T) {
 		{"fs/write", write("agent", "way/c/run.sh", "x")},
 		{"fs/mkdir", at("agent", "gone/d")},
 		{"fs/mkdir", at("agent", "gone/d/bin")},
+		{"fs/mkdir", at("agent", "GONE/D")},
 	})
+	if _, err := f.call(t, "fs/mkdir", at("agent", "gone/dd")); err != nil {
+		t.Errorf("mkdir of a folder that only starts as a missing plugin folder: %v", err)
+	}
 	if _, err := f.call(t, "fs/mkdir", at("agent", "gone")); err != nil {
 		t.Errorf("mkdir of the folder above a missing plugin folder: %v", err)
 	}
