@@ -17,6 +17,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
+	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
@@ -151,6 +152,7 @@ func Services(o Options) []host.ServiceMaker {
 				TempDir:   TempDir(env.Home, env.Manifest.ID),
 				PluginDir: env.Manifest.Dir,
 				Home:      env.Home,
+				Installed: installedFolders(env.Home),
 			}), nil
 		},
 		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
@@ -163,4 +165,14 @@ func Services(o Options) []host.ServiceMaker {
 			}), nil
 		},
 	}
+}
+
+// installedFolders gives the folders of the plugins installed under home,
+// which fs/* keeps every module out of (docs/protocol.md#fs-plugin-folders);
+// nil without a home.
+func installedFolders(home string) fssvc.InstalledFunc {
+	if home == "" {
+		return nil
+	}
+	return registry.NewFolders(home).List
 }

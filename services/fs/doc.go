@@ -10,7 +10,10 @@
 // through an os.Root, so no link can lead out of a root between a check
 // and its open; links are also followed name by name first, so a link
 // whose target leaves the root, or is hidden under temp, is refused
-// rather than met as a failure.
+// rather than met as a failure. Escouade's home and every installed
+// plugin's folder (Config.Installed) are never read nor changed, and the
+// plugin's own folder never changed, whatever root holds them: folders
+// are compared by identity (home.go, own.go, installed.go).
 //
 //	svc := fssvc.New(fssvc.Config{PluginID: m.ID, Granted: granted,
 //		Roots: agentRoots, TempDir: filepath.Join(home, "plugin-temp", m.ID)})

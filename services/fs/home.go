@@ -2,6 +2,7 @@ package fssvc
 
 import (
 	"os"
+	"path/filepath"
 
 	"github.com/escouade-dev/escouade-plugin/services"
 )
@@ -60,15 +61,42 @@ func refuseHome(loc Location) *services.Error {
 	return forbidden(loc.Root, loc.Path, "inside Escouade's own folder (its home), which fs/* never reads nor changes: it holds other plugins' journals and secrets and the code the host runs")
 }
 
-// guard refuses rel, under root, when it is inside the host's home, and,
-// for a change, inside the plugin's own folder.
+// guard refuses rel, under root, when it is inside the host's home or
+// another installed plugin's folder, and, for a change, inside the
+// plugin's own folder.
 func (s *Service) guard(root *os.Root, loc Location, rel string, change bool) *services.Error {
+	_, refusal := s.judge(root, loc, rel, change)
+	return refusal
+}
+
+// guardRemove is guard for fs/remove of the link-free path r, which also
+// refuses a link or folder on the way to an installed plugin's folder.
+func (s *Service) guardRemove(root *os.Root, loc Location, r resolved) *services.Error {
+	others, refusal := s.judge(root, loc, r.path(), true)
+	if refusal == nil && others.onTheWay(r.info) {
+		refusal = refuseOther(loc)
+	}
+	return refusal
+}
+
+// judge is guard, giving the installed folders it read.
+func (s *Service) judge(root *os.Root, loc Location, rel string, change bool) (fence, *services.Error) {
 	chain := folderChain(root, loc.Dir, rel)
 	if s.home.holds(chain) {
-		return refuseHome(loc)
+		return fence{}, refuseHome(loc)
 	}
-	if change && s.own.holds(chain) {
-		return refuseOwn(loc)
+	others, err := installedNow(s.installed)
+	if err != nil {
+		return fence{}, unknownPlugins(loc)
 	}
-	return nil
+	other, inOwn := ofPlugins(chain, s.own, others)
+	switch {
+	case other:
+		return others, refuseOther(loc)
+	case change && inOwn:
+		return others, refuseOwn(loc)
+	case change && len(others.absent) > 0 && others.makes(filepath.Join(realDir(loc.Dir), filepath.FromSlash(rel))):
+		return others, refuseOther(loc)
+	}
+	return others, nil
 }

@@ -271,7 +271,7 @@ func removePath(s *Service, root *os.Root, loc Location) (any, *services.Error) 
 	if len(r.names) == 0 {
 		return nil, forbidden(loc.Root, loc.Path, "the root itself")
 	}
-	if refusal := s.guard(root, loc, r.path(), true); refusal != nil {
+	if refusal := s.guardRemove(root, loc, r); refusal != nil {
 		return nil, refusal
 	}
 	if err := root.Remove(r.path()); err != nil {

@@ -30,33 +30,13 @@ func newOwnFolder(dir string) ownFolder {
 	return ownFolder{info: info}
 }
 
-// holds reports whether the path whose folderChain is chain is the
-// plugin's folder or inside it. Folders are compared by identity, not by
-// name, so that another spelling of the folder (a link to it, a root
-// reached through a link, a bind mount) is caught.
-func (o ownFolder) holds(chain []os.FileInfo) bool {
-	if o.info == nil {
-		return false
-	}
-	for _, info := range chain {
-		if o.is(info, nil) {
-			return true
-		}
-	}
-	return false
-}
-
 // folderChain is what stands on the way to rel, a link-free path under
 // root, from the top down: each folder above the root (links resolved),
 // the root, then each existing name of rel. A name that is missing ends
 // it: what is made below it is where its parent is.
 func folderChain(root *os.Root, rootDir, rel string) []os.FileInfo {
-	real, err := filepath.EvalSymlinks(rootDir)
-	if err != nil {
-		real = rootDir
-	}
 	var up []string
-	for p := real; ; p = filepath.Dir(p) {
+	for p := realDir(rootDir); ; p = filepath.Dir(p) {
 		up = append(up, p)
 		if filepath.Dir(p) == p {
 			break
@@ -82,8 +62,20 @@ func folderChain(root *os.Root, rootDir, rel string) []os.FileInfo {
 	return chain
 }
 
+// realDir is dir with its links resolved, dir itself when it cannot be.
+func realDir(dir string) string {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return dir
+}
+
+// is reports whether info, of err, is the plugin's folder. Folders are
+// compared by identity, not by name, so that another spelling of the
+// folder (a link to it, a root reached through a link, a bind mount) is
+// caught.
 func (o ownFolder) is(info os.FileInfo, err error) bool {
-	return err == nil && info.IsDir() && os.SameFile(info, o.info)
+	return o.info != nil && err == nil && info.IsDir() && os.SameFile(info, o.info)
 }
 
 // refuseOwn is the refusal of a change inside the plugin's own folder.

@@ -29,19 +29,25 @@ type Config struct {
 	// Home is the host's home: nothing in it is ever read or changed
 	// through fs/*, whatever root holds it, but TempDir.
 	Home string
+	// Installed gives the installed plugins' folders, asked at each call:
+	// nothing in them is ever read or changed through fs/*, whatever root
+	// holds them, but PluginDir, read as granted. When it fails, every
+	// call that reaches a path fails. nil: no plugin is installed.
+	Installed InstalledFunc
 }
 
 // Service is the disk of one instance of a program.
 type Service struct {
-	roots *Roots
-	own   ownFolder
-	home  homeFolder
+	roots     *Roots
+	own       ownFolder
+	home      homeFolder
+	installed InstalledFunc
 }
 
 // New makes the disk of one instance.
 func New(c Config) *Service {
 	return &Service{roots: NewRoots(c.PluginID, c.Granted, c.Roots, c.TempDir), own: newOwnFolder(c.PluginDir),
-		home: newHomeFolder(c.Home, c.TempDir)}
+		home: newHomeFolder(c.Home, c.TempDir), installed: c.Installed}
 }
 
 // Methods gives the handlers of fs/*.
