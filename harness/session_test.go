@@ -249,3 +249,15 @@ func TestTotalsCountTheTurnItsItemEnds(t *testing.T) {
 		{InputTokens: 100, OutputTokens: 20, TotalTokens: 120},
 		{InputTokens: 110, OutputTokens: 22, TotalTokens: 132}}, seen)
 }
+
+// Start launches only what a person consented to: with no Admit, the
+// manifest must be installed from its folder in Home, and an agent's
+// program of a folder nobody installed is never launched.
+func TestStartChecksConsentByDefault(t *testing.T) {
+	w := newWorld(t)
+	home := t.TempDir()
+	_, err := Start(t.Context(), Options{Manifest: fakeManifest(t, nil), Home: home, Cwd: w.dir, Env: agentEnvFor("", "")})
+	if err == nil || !strings.Contains(err.Error(), "not started: it is not installed") {
+		t.Fatalf("Start of a folder not installed = %v, want the consent check's refusal", err)
+	}
+}

@@ -5,9 +5,9 @@
 // Uninstall buttons. `escouade-plugin serve` runs it.
 //
 // It does nothing the library or the CLI does not do the same way: the
-// installed plugins are those of internal/registry, their programs run in
+// installed plugins are those of registry, their programs run in
 // one host.Host, their journals are journal.Journal tails and subscribers,
-// and the user's settings are the files internal/registry keeps under the
+// and the user's settings are the files registry keeps under the
 // home, with secret settings in the keychain.
 //
 // The page is server-rendered html/template with one small embedded script

@@ -208,16 +208,11 @@ func installed(t testing.TB, home, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, err := registry.Open(home)
+	offer, err := registry.Prepare(context.Background(), home, m.Dir, registry.InstallOptions{AppVersion: host.AppVersion, Compile: modules.Compiler(home, "")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	consent, err := registry.Fingerprint(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg.Put(registry.Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: m.Permissions, Consent: &consent})
-	if err := reg.Save(); err != nil {
+	if _, err := offer.Accept(m.Permissions); err != nil {
 		t.Fatal(err)
 	}
 }

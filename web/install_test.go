@@ -88,7 +88,8 @@ func TestInstallRefusesWhatDoesNotCompile(t *testing.T) {
 			return errors.New(`import "env.f" is not WASI preview 1 nor the host's module`)
 		}
 	})
-	dir := pluginFolder(t, fixtureManifest("1.0.0"))
+	// The fixture as a module: a process has nothing to compile.
+	dir := pluginFolder(t, strings.Replace(fixtureManifest("1.0.0"), `"run": {"command": ["./plugin"]}`, `"run": {"wasm": "plugin.wasm"}`, 1))
 	res := v.post("/install", url.Values{"dir": {dir}, "secrets": {"token"}}, map[string]string{SecretHeader: v.srv.Secret()})
 	defer res.Body.Close()
 	var a answer
