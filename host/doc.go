@@ -4,10 +4,19 @@
 // services), restarts it after a crash, watches its memory and stops it
 // with the host.
 //
-//	h := host.New(host.Options{Keychain: keychain.NewMemory()})
+//	h := host.New(host.Options{Home: home, Keychain: keychain.NewMemory()})
 //	defer h.Close(ctx)
-//	p, err := h.Add(m, host.Config{})
+//	p, err := h.AddInstalled("dev.example.notes") // installed with package registry
 //	out := p.Call(ctx, "test/do", map[string]any{"x": 1})
+//
+// What a person consented to is what runs, by default: every start of a
+// plugin is checked against the home's record of what was installed and
+// consented to (registry.Admit; Config.Admit nil), and what is granted is
+// what was recorded (Config.Granted nil grants nothing). A plugin added
+// from a folder nobody installed is not started unless the app says, by
+// name, that it runs a folder the person named themselves
+// (Config{Admit: registry.AnyFolder}). docs/embedding.md shows an app
+// doing all of it.
 //
 // The supervisor speaks lines, never the OS: programs are started by the
 // transports of Options.Transports (package host/transport is the seam;

@@ -85,9 +85,7 @@ func (s *Server) installWindow(ctx context.Context, typed string) window {
 	w.Fingerprint = consent.Manifest
 	w.ID, w.Name, w.Version, w.Description = m.ID, safetext.Line(m.Name.In(s.lang)), safetext.Line(m.Version), safetext.Line(m.Description.In(s.lang))
 	w.Runs, w.Command, w.Isolated = s.runs(m)
-	for _, h := range describedHarnesses(m) {
-		w.Harnesses = append(w.Harnesses, harnessCommand(h))
-	}
+	w.Harnesses = registry.HarnessCommands(m) // the consent text's own, escaped
 	reg, err := registry.Open(s.home)
 	if err != nil {
 		w.Error = err.Error()

@@ -132,8 +132,8 @@ func (s *Server) pagePlugin(w http.ResponseWriter, r *http.Request) {
 		p.Fields = s.settingFields(rw)
 	case "permissions":
 		p.Perms = permItems(s.lang, rw.Manifest.Permissions, rw.Plugin.Granted())
+		p.Harnesses = registry.HarnessCommands(rw.Manifest) // the consent text's own, escaped
 		for _, h := range describedHarnesses(rw.Manifest) {
-			p.Harnesses = append(p.Harnesses, harnessCommand(h))
 			p.AgentSetup = append(p.AgentSetup, agentSetup{
 				Install: safetext.Line(harness.InstallCommand(&h, runtime.GOOS)), Update: safetext.Line(h.UpdateCommand)})
 		}

@@ -136,17 +136,3 @@ func (s *Server) env() []string {
 	}
 	return os.Environ()
 }
-
-// harnessCommand is the command a harness's agents run, as the install
-// window shows it ("goose acp").
-func harnessCommand(h manifest.Harness) string {
-	name := "?"
-	if len(h.Locate.Names) > 0 {
-		name = h.Locate.Names[0]
-	}
-	args := []string{name}
-	if h.ACP != nil {
-		args = append(args, h.ACP.Args...)
-	}
-	return safetext.Line(strings.Join(args, " "))
-}
