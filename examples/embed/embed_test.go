@@ -202,8 +202,8 @@ func agentWithCard(ctx context.Context) {
 			fmt.Println("agent says:", it.Text)
 		case acp.TypePermission:
 			fmt.Printf("card: %s: %s\n", it.Title, optionsOf(it))
-			// The person pressed the first option.
-			if err := agents.AnswerPermission(id, it.Request, it.Options[0].ID); err != nil {
+			// The person pressed Allow once.
+			if err := agents.AnswerPermission(id, it.Request, optionOfKind(it, harness.KindAllowOnce)); err != nil {
 				log.Fatal(err)
 			}
 		case acp.TypeAnswered:
@@ -217,11 +217,23 @@ func agentWithCard(ctx context.Context) {
 	}
 }
 
-// optionsOf lists a card's options as the app shows them, by kind.
+// optionsOf lists a card's options: the agent names each, and an app
+// labels it by its kind, whatever the name.
 func optionsOf(card acp.Item) string {
 	var shown []string
 	for _, o := range card.Options {
 		shown = append(shown, fmt.Sprintf("%s (%s)", o.Name, o.Kind))
 	}
 	return strings.Join(shown, ", ")
+}
+
+// optionOfKind is the id of the card's first option of that kind.
+func optionOfKind(card acp.Item, kind string) string {
+	for _, o := range card.Options {
+		if o.Kind == kind {
+			return o.ID
+		}
+	}
+	log.Fatalf("the card offers no %s option", kind)
+	return ""
 }

@@ -3,6 +3,7 @@ package embed_test
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -49,6 +50,9 @@ func runTests(m *testing.M) int {
 }
 
 func setUp(root string) error {
+	if _, err := exec.LookPath("python3"); err != nil {
+		return fmt.Errorf("the Example installs examples/python-notes, which runs python3: %w", err)
+	}
 	bin := filepath.Join(root, "bin")
 	if err := testutil.GoBuild("../../tests/fixtures/plugins/fake-acp", filepath.Join(bin, "fake-acp")); err != nil {
 		return fmt.Errorf("building the fake agent: %w", err)
