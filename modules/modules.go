@@ -30,7 +30,8 @@ import (
 // Options are the app's settings the module plugins depend on.
 type Options struct {
 	// Home is the host's home: compiled code is kept in <home>/wasm-cache,
-	// each plugin's temp folder in <home>/plugin-temp/<id>.
+	// each plugin's temp folder in <home>/plugin-temp/<id>. Configure takes
+	// the host's (host.Options.Home) when it is empty.
 	Home string
 	// HostVersion names the compile cache's folder, so that a new host
 	// recompiles; empty is the app version.
@@ -109,6 +110,9 @@ func Compiler(home, hostVersion string) func(ctx context.Context, m *manifest.Ma
 // the WASM transport's turn policy (Options.Decisions); it returns the
 // WASM transport. The host owns the transports and closes them.
 func Configure(ctx context.Context, opts *host.Options, o Options) (*wasm.Transport, error) {
+	if o.Home == "" {
+		o.Home = opts.Home // one home for the host and its modules
+	}
 	all, wt, err := Transports(ctx, o, opts.StopGrace, opts.AppVersion)
 	if err != nil {
 		return nil, err
