@@ -113,6 +113,9 @@ func Configure(ctx context.Context, opts *host.Options, o Options) (*wasm.Transp
 	if o.Home == "" {
 		o.Home = opts.Home // one home for the host and its modules
 	}
+	if o.Home == "" {
+		o.Home = host.DefaultHome()
+	}
 	all, wt, err := Transports(ctx, o, opts.StopGrace, opts.AppVersion)
 	if err != nil {
 		return nil, err
