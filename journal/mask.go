@@ -32,8 +32,8 @@ const (
 // masker replaces registered secrets, in every form they may take in a
 // line, with Masked. It is safe for concurrent use.
 //
-// Three views of a line are searched, because a secret reaches the journal
-// in more shapes than can be listed:
+// These views of a line are searched, because a secret reaches the
+// journal in more shapes than can be listed:
 //   - the line as is, for the secret as is and the forms JSON encoders
 //     write of it (encoding/json with and without HTML escaping,
 //     JSON.stringify, Python's ensure_ascii, PHP's escaped slashes);
@@ -41,6 +41,10 @@ const (
 //     (JSON inside a JSON string), so that any mix of \uXXXX (either
 //     case, surrogate pairs), \/ and the short escapes matches, whoever
 //     wrote it;
+//   - the line with its percent escapes decoded (either case, once and
+//     twice, '+' as a space or not): a secret in a URL or a form body;
+//   - the base64 tokens of the line and of those views, decoded: a secret
+//     in a Basic credential (base64 of user:secret) hides the whole token;
 //   - the edges of the line, where a longer line may have been cut before
 //     the journal saw it (stderr chunks, excerpts): a piece of a secret
 //     that begins or ends the line is hidden.
@@ -58,9 +62,12 @@ type maskSet struct {
 	// of the needles reversed.
 	fails, revFails [][]int32
 	revNeedles      []string
-	longest         int // bytes of the longest needle
-	longestForm     int // bytes of the longest literal form
-	known           map[string]struct{}
+	longest         int      // bytes of the longest needle
+	longestForm     int      // bytes of the longest literal form
+	inBase64        []string // the secrets looked for inside base64 tokens
+	shortestBase64  int      // bytes of the shortest of them; 0: none
+
+	known map[string]struct{}
 }
 
 // add registers secret. Like lines, secrets are taken as UTF-8 text. Texts
@@ -111,6 +118,7 @@ func (s *maskSet) with(secret string) *maskSet {
 		set.revNeedles = append(set.revNeedles, reverseBytes(needle))
 		set.revFails = append(set.revFails, failure(reverseBytes(needle)))
 	}
+	set.inBase64, set.shortestBase64 = base64Needles(known)
 	return set
 }
 
@@ -183,27 +191,44 @@ func (s *maskSet) rounds(text string, pass func(string) string) string {
 }
 
 // whole hides every occurrence of a literal form of a secret in text, and
-// of a secret in each decoded view of it: the union of all the spans
-// found, so that overlapping secrets are all hidden.
+// of a secret in each decoded view of it (JSON escapes, percent escapes)
+// and in the base64 tokens of the text and of its views: the union of all
+// the spans found, so that overlapping secrets are all hidden.
 func (s *maskSet) whole(text string) string {
 	var spans []span
 	for _, form := range s.literal {
 		spans = appendMatches(spans, text, form, nil)
 	}
-	if strings.Contains(text, `\`) {
-		v := identityView(text)
-		for range maxDecodeDepth {
-			next, changed := v.decoded()
-			if !changed {
-				break
-			}
-			v = next
-			for _, needle := range s.needles {
-				spans = appendMatches(spans, v.text, needle, &v)
-			}
+	views := append(jsonViews(text), percentViews(text)...)
+	for i := range views {
+		for _, needle := range s.needles {
+			spans = appendMatches(spans, views[i].text, needle, &views[i])
 		}
 	}
+	spans = s.appendBase64(spans, identityView(text))
+	for _, v := range views {
+		spans = s.appendBase64(spans, v)
+	}
 	return replaceSpans(text, spans)
+}
+
+// jsonViews are text with its JSON string escapes decoded once, twice and
+// thrice, as long as each decoding changes something.
+func jsonViews(text string) []view {
+	if !strings.Contains(text, `\`) {
+		return nil
+	}
+	var out []view
+	v := identityView(text)
+	for range maxDecodeDepth {
+		next, changed := v.decoded()
+		if !changed {
+			break
+		}
+		out = append(out, next)
+		v = next
+	}
+	return out
 }
 
 // appendMatches appends the spans of every occurrence of needle in text,

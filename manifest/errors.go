@@ -1,9 +1,9 @@
 package manifest
 
 import (
-	"strconv"
 	"strings"
-	"unicode"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 
 // Problem is one reason a manifest is refused.
@@ -19,7 +19,7 @@ type Problem struct {
 }
 
 // String formats p as "<pointer>: <message> (fix: <fix>)", leaving out the
-// pointer of the whole document and an empty fix. Control characters (a
+// pointer of the whole document and an empty fix. Unsafe characters (a
 // pointer names keys as written) are escaped so the problem stays on one
 // line.
 func (p Problem) String() string {
@@ -37,22 +37,9 @@ func (p Problem) String() string {
 	return printable(b.String())
 }
 
-// printable escapes the control characters of s, as Go quotes them.
-func printable(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// printable escapes what internal/safetext calls unsafe in s, so that a
+// problem stays one line that reads as written.
+func printable(s string) string { return safetext.Line(s) }
 
 // Error is a manifest refused, with every problem found.
 type Error struct {

@@ -2,10 +2,13 @@ package manifest
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 
 func FuzzParse(f *testing.F) {
@@ -14,6 +17,8 @@ func FuzzParse(f *testing.F) {
 		`{"id":"dev.x.y","name":{"fr":"a"},"version":"1.0.0","escouade":{"api":"1","min":"1.0.0-rc.1"},"run":{"command":["./x"]},"activation":["onCall"]}`,
 		`{"id":"dev.x.y","name":"x","version":"1.0.0","escouade":{"api":"1"},"permissions":{"secrets":["a*","*","b*c",""]}}`,
 		`{"id":"dev.x.y","name":"x","version":"1.0.0","escouade":{"api":"1"},"limits":{"netTimeoutMs":1e3,"netMaxBytes":-0.5}}`,
+		`{"id":"dev.x.y","name":"Nice\u001b[1A\u001b[2KInstall","version":"1.0.0","escouade":{"api":"1"},"description":{"en":"a\nb","fr":"\u202e"}}`,
+		`{"id":"dev.x.y","name":"x","version":"1.0.0","escouade":{"api":"1"},"contributes":{"k\u2066":[{"t":"\udb40\udc41"}]}}`,
 		`{"id":"dev.x.y","name":"x","version":"1.0.0","escouade":{"api":"1"},"contributes":{"settings":{"e":{"type":"enum","enum":[1,"1",true],"default":1.0}},"harnesses":[{"id":"h","name":"h","caps":{"modes":["a",{"id":"a"}]},"tested":{"oldest":"2.0.0","newest":"1.0.0"}}]}}`,
 	}
 	for _, s := range seeds {
@@ -26,6 +31,9 @@ func FuzzParse(f *testing.F) {
 			checkRefusal(t, err)
 			return
 		}
+		if at, text, found := unsafeText(data); found {
+			t.Fatalf("accepted a manifest whose %s holds an unsafe character: %q", at, text)
+		}
 		out, err := json.Marshal(m)
 		if err != nil {
 			t.Fatalf("Marshal of an accepted manifest: %v", err)
@@ -34,6 +42,38 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("an accepted manifest written back is refused:\n%s\n%v", out, err)
 		}
 	})
+}
+
+// unsafeText finds a string or member name of the JSON document data that
+// holds a character internal/safetext calls unsafe, with a path to it.
+func unsafeText(data []byte) (at, text string, found bool) {
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return "the document", err.Error(), true
+	}
+	var find func(v any, path string) bool
+	find = func(v any, path string) bool {
+		switch v := v.(type) {
+		case string:
+			at, text = path, v
+			return strings.ContainsFunc(v, safetext.Unsafe)
+		case []any:
+			for i, item := range v {
+				if find(item, fmt.Sprintf("%s[%d]", path, i)) {
+					return true
+				}
+			}
+		case map[string]any:
+			for k, item := range v {
+				if find(k, path+" key") || find(item, path+"."+k) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	found = find(doc, "manifest")
+	return at, text, found
 }
 
 // checkRefusal checks that a refusal is an *Error whose every problem is

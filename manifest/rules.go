@@ -4,14 +4,24 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
+	"slices"
 	"strings"
-	"unicode"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 
 // ruleProblems checks what the schema cannot say. It reads the decoded
 // document defensively: a value of the wrong type was already reported by
 // the schema and is skipped here.
+//
+// A text refused for the characters it holds is reported for that alone:
+// what else a rule would say of it quotes the same text.
 func ruleProblems(doc map[string]any, appVersion string) []Problem {
+	texts := checkTexts(doc)
+	refused := make(map[string]bool, len(texts))
+	for _, p := range texts {
+		refused[p.Pointer] = true
+	}
 	var out []Problem
 	out = append(out, checkMinVersion(doc, appVersion)...)
 	out = append(out, checkIDLength(doc)...)
@@ -20,7 +30,8 @@ func ruleProblems(doc map[string]any, appVersion string) []Problem {
 	out = append(out, checkSecretEntries(doc)...)
 	out = append(out, checkSettingDefaults(doc)...)
 	out = append(out, checkHarnesses(doc)...)
-	return out
+	out = slices.DeleteFunc(out, func(p Problem) bool { return refused[p.Pointer] })
+	return append(texts, out...)
 }
 
 // checkIDParts refuses an id part that starts or ends with a dash. The
@@ -95,8 +106,8 @@ func secretEntryFault(entry string) string {
 		return `"*" alone is refused: it would give every secret of the plugin`
 	case star >= 0 && star != len(entry)-1:
 		return fmt.Sprintf("%s has a * before its end: only a final * makes a prefix pattern", quoteShort(entry))
-	case strings.ContainsFunc(entry, unicode.IsControl):
-		return fmt.Sprintf("%s holds a control character, which a secret key never does", quoteShort(entry))
+	case strings.ContainsFunc(entry, safetext.Unsafe):
+		return fmt.Sprintf("%s holds a control or invisible character, which a secret key never does", quoteShort(entry))
 	case strings.Contains(entry, ".."):
 		return fmt.Sprintf(`%s holds "..", which a secret key never does`, quoteShort(entry))
 	case strings.HasPrefix(entry, "/"):

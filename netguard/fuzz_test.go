@@ -3,6 +3,7 @@ package netguard
 import (
 	"context"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,6 +19,7 @@ func FuzzURLPolicy(f *testing.F) {
 		"https://ｓｌａｃｋ.com/", "https://slack.com./", "https://evilslack.com/",
 		"http://127.0.0.1:7777/", "https://[fe80::1%25eth0]/", "https://0x7f000001/",
 		"wss://slack.com/", "https://xn--bcher-kva.example/", "https://10.1.2.3/",
+		"https://slack.com../", "https://.slack.com/", "https://a..slack.com/", "https://slack.com.。/",
 	} {
 		f.Add(seed, false)
 	}
@@ -56,6 +58,8 @@ func checkTarget(t *testing.T, p *Policy, raw string, kind Kind, target Target) 
 		}
 	} else if !target.Local && !p.coversName(target.Host) {
 		t.Fatalf("CheckURL(%q) let %q through, which no entry covers", raw, target.Host)
+	} else if slices.Contains(strings.Split(target.Host, "."), "") {
+		t.Fatalf("CheckURL(%q) let %q through, a name with an empty label", raw, target.Host)
 	}
 	again, refusal := p.CheckURL(u.String(), kind)
 	if refusal != nil || again.URL.String() != u.String() || again.Local != target.Local {

@@ -169,6 +169,9 @@ func (p *Policy) target(u *url.URL) (Target, *Refusal) {
 		return Target{}, refusef("%s: not a valid port", u.Redacted())
 	}
 	name, addr, why := normalizeHost(u.Hostname())
+	if why == invalidName {
+		return Target{}, refusef("%q: %s, so it is not in permissions.network of %s", u.Hostname(), why, p.pluginID)
+	}
 	if why != "" {
 		return Target{}, refusef("%q: %s", u.Hostname(), why)
 	}
@@ -270,26 +273,38 @@ func normalizeHost(host string) (name string, addr netip.Addr, why string) {
 		}
 		return "", a, ""
 	}
-	host = strings.TrimSuffix(host, ".")
-	if host == "" {
-		return "", netip.Addr{}, "an empty host name"
-	}
 	ascii, err := idna.Lookup.ToASCII(host)
 	if err != nil {
-		return "", netip.Addr{}, "not a valid host name"
+		return "", netip.Addr{}, invalidName
+	}
+	// One trailing dot is the DNS root: slack.com. is slack.com. It is
+	// dropped after the mapping, which turns an ideographic full stop (。)
+	// into a dot, and only once: slack.com.. is not a name.
+	ascii = strings.TrimSuffix(ascii, ".")
+	if ascii == "" {
+		return "", netip.Addr{}, "an empty host name"
+	}
+	if hasEmptyLabel(ascii) {
+		return "", netip.Addr{}, invalidName
 	}
 	// Mapping may turn a full-width form into a plain address.
-	ascii = strings.TrimSuffix(ascii, ".")
 	if a, err := netip.ParseAddr(ascii); err == nil && a.Is4() {
 		return "", a, ""
 	}
 	if numericLooking(ascii) {
 		return "", netip.Addr{}, "a numeric host that is not a plain IPv4 address"
 	}
-	if ascii == "" || strings.Contains(ascii, "..") {
-		return "", netip.Addr{}, "not a valid host name"
-	}
 	return ascii, netip.Addr{}, ""
+}
+
+// invalidName is why a host that is no DNS name is refused.
+const invalidName = "not a valid host name"
+
+// hasEmptyLabel reports a name with a leading dot, two dots in a row or
+// a dot left at its end: a resolver would read it another way than the
+// policy, or not at all.
+func hasEmptyLabel(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".") || strings.Contains(name, "..")
 }
 
 // numericLooking reports a name that some resolvers read as an IPv4

@@ -11,7 +11,10 @@ import (
 
 // TestInstallWindowEscapesControls: the install window printed a
 // manifest's ANSI escapes, NUL and line breaks as they were, so a manifest
-// could clear the screen or fake a line of the window.
+// could clear the screen or fake a line of the window. manifest.Load now
+// refuses such a manifest (tests/hardening TestInstallRefusesUnsafeTexts);
+// the window still escapes what it prints, for a Manifest built by other
+// means.
 func TestInstallWindowEscapesControls(t *testing.T) {
 	m := &manifest.Manifest{
 		ID:          "dev.example.evil",

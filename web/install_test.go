@@ -60,21 +60,25 @@ func TestInstallWindowHarness(t *testing.T) {
 	}
 }
 
-// Control and bidirectional characters of a manifest are shown escaped,
-// as the CLI prints them: a name cannot reorder or hide the window.
-func TestInstallWindowEscapesManifestTexts(t *testing.T) {
+// A manifest whose texts hold control or bidirectional characters is
+// refused at load: the window names each field and character, escaped, and
+// offers no install.
+func TestInstallWindowRefusesUnsafeManifestTexts(t *testing.T) {
 	v := startView(t, "")
 	m := strings.Replace(fixtureManifest("1.0.0"), `{"en": "View fixture", "fr": "Banc de la vue"}`, `"Evil\u202egnp.exe"`, 1)
 	m = strings.Replace(m, `"A plugin the Plugins view's tests install."`, `"line\u001b[2Jcleared"`, 1)
 	dir := pluginFolder(t, m)
 	_, body := get(t, v, "/install?dir="+dir, map[string]string{SecretHeader: v.srv.Secret()}, "")
-	for _, want := range []string{`Evil\u202egnp.exe`, `line\x1b[2Jcleared`} {
+	for _, want := range []string{`/name: &#34;Evil\u202egnp.exe&#34; holds U&#43;202E`, `/description: &#34;line\x1b[2Jcleared&#34; holds U&#43;001B`} {
 		if !strings.Contains(body, want) {
-			t.Errorf("the window does not show %q escaped", want)
+			t.Errorf("the window does not name %q:\n%s", want, body)
 		}
 	}
 	if strings.ContainsAny(body, "\u202e\x1b") {
 		t.Error("the window holds a raw control or bidirectional character")
+	}
+	if strings.Contains(body, `name="fingerprint"`) {
+		t.Error("the window offers to install a refused manifest")
 	}
 }
 

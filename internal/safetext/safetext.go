@@ -1,8 +1,9 @@
 // Package safetext makes text that comes from a plugin's manifest, a
 // project file or a plugin itself safe to print to a terminal: what could
 // act on the terminal (ANSI escapes, NUL, carriage returns), hide or
-// reorder what follows (Unicode bidirectional controls), or break a line
-// is shown escaped instead, as Go writes it in a quoted string.
+// reorder what follows (Unicode bidirectional controls, invisible format
+// characters), or break a line is shown escaped instead, as Go writes it
+// in a quoted string.
 package safetext
 
 import (
@@ -13,8 +14,9 @@ import (
 )
 
 // Line returns s with every unsafe character escaped: control characters
-// (C0, DEL, C1) as \x1b, \n, \t…, bidirectional controls and line or
-// paragraph separators as \u202e…, and bytes that are not UTF-8 as \xff.
+// (C0, DEL, C1) as \x1b, \n, \t…, bidirectional controls, line or
+// paragraph separators and invisible format characters as \u202e…, and
+// bytes that are not UTF-8 as \xff.
 // A safe text comes back unchanged.
 func Line(s string) string {
 	if !needsEscape(s) {
@@ -26,7 +28,7 @@ func Line(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unsafe(r):
+		case Unsafe(r):
 			b.WriteString(escape(r))
 		default:
 			b.WriteString(s[i : i+size])
@@ -62,26 +64,57 @@ func Lines(texts []string) []string {
 }
 
 func needsEscape(s string) bool {
-	return !utf8.ValidString(s) || strings.ContainsFunc(s, unsafe)
+	return !utf8.ValidString(s) || strings.ContainsFunc(s, Unsafe)
 }
 
-// unsafe reports a rune that must not reach a terminal as is.
-func unsafe(r rune) bool {
-	if unicode.IsControl(r) {
-		return true
-	}
+// Unsafe reports a rune that must never reach a person as is: what Line
+// escapes. The manifest refuses these in every text it holds.
+func Unsafe(r rune) bool { return Kind(r) != "" }
+
+// Kind names the family of an unsafe rune ("a control character", "a line
+// separator", "a bidirectional control", "an invisible format character"),
+// or returns "" for a safe one. It is the one list of what can act on a
+// terminal, break a line, or reorder or hide text.
+//
+// Zero-width joiner and non-joiner (U+200C, U+200D) are safe: scripts such
+// as Persian and Devanagari and emoji sequences need them, and they neither
+// reorder nor hide text.
+func Kind(r rune) string {
 	switch {
-	case r == '\u061c', r == '\u200e', r == '\u200f': // ALM, LRM, RLM
-		return true
-	case '\u202a' <= r && r <= '\u202e': // LRE, RLE, PDF, LRO, RLO
-		return true
-	case '\u2066' <= r && r <= '\u2069': // LRI, RLI, FSI, PDI
-		return true
+	case unicode.IsControl(r): // C0, DEL, C1
+		return "a control character"
 	case r == '\u2028', r == '\u2029':
+		return "a line separator"
+	case r == '\u061c', r == '\u200e', r == '\u200f', // ALM, LRM, RLM
+		'\u202a' <= r && r <= '\u202e', // LRE, RLE, PDF, LRO, RLO
+		'\u2066' <= r && r <= '\u2069': // LRI, RLI, FSI, PDI
+		return "a bidirectional control"
+	case invisible(r):
+		return "an invisible format character"
+	}
+	return ""
+}
+
+// invisible reports a format character that shows nothing and can hide
+// text between visible ones, or carry text no one sees.
+func invisible(r rune) bool {
+	switch {
+	case r == '\u200b', r == '\ufeff': // zero-width space, zero-width no-break space
+		return true
+	case '\u2060' <= r && r <= '\u2064': // word joiner, invisible operators
+		return true
+	case '\u206a' <= r && r <= '\u206f': // deprecated shaping and swapping controls
+		return true
+	case '\ufff9' <= r && r <= '\ufffb': // interlinear annotation: hides its text
+		return true
+	case '\U000e0000' <= r && r <= '\U000e007f': // tags: ASCII no one sees
 		return true
 	}
 	return false
 }
+
+// Code writes r as Unicode names it, U+001B, for a message.
+func Code(r rune) string { return fmt.Sprintf("U+%04X", r) }
 
 func escape(r rune) string {
 	switch r {
@@ -100,8 +133,11 @@ func escape(r rune) string {
 	case '\v':
 		return `\v`
 	}
-	if r < 0x100 {
+	switch {
+	case r < 0x100:
 		return fmt.Sprintf(`\x%02x`, r)
+	case r > 0xFFFF:
+		return fmt.Sprintf(`\U%08x`, r)
 	}
 	return fmt.Sprintf(`\u%04x`, r)
 }

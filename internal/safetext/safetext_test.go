@@ -20,6 +20,10 @@ func TestLine(t *testing.T) {
 		{"evil\u202egnp.exe", `evil\u202egnp.exe`},
 		{"iso\u2066late\u2069", `iso\u2066late\u2069`},
 		{"sep\u2028", `sep\u2028`},
+		{"zero\u200bwidth\ufeff", `zero\u200bwidth\ufeff`},
+		{"hid\U000e0041\U000e0042den", `hid\U000e0041\U000e0042den`},
+		{"annot\ufff9hidden\ufffbation", `annot\ufff9hidden\ufffbation`},
+		{"نامه\u200cها", "نامه\u200cها"},
 		{"bad \xff\xfe utf8", `bad \xff\xfe utf8`},
 		{`already \x1b`, `already \x1b`},
 	}
@@ -39,7 +43,7 @@ func FuzzLine(f *testing.F) {
 		if !utf8.ValidString(got) {
 			t.Fatalf("Line(%q) = %q, not UTF-8", s, got)
 		}
-		if strings.ContainsFunc(got, func(r rune) bool { return unicode.IsControl(r) || unsafe(r) }) {
+		if strings.ContainsFunc(got, func(r rune) bool { return unicode.IsControl(r) || Unsafe(r) }) {
 			t.Fatalf("Line(%q) = %q still holds an unsafe character", s, got)
 		}
 		if !needsEscape(s) && got != s {
@@ -51,5 +55,38 @@ func FuzzLine(f *testing.F) {
 func TestKeepTabs(t *testing.T) {
 	if got, want := KeepTabs("\tat main.go:3\x1b[0m\r"), "\tat main.go:3\\x1b[0m\\r"; got != want {
 		t.Errorf("KeepTabs = %q, want %q", got, want)
+	}
+}
+
+func TestKind(t *testing.T) {
+	tests := []struct {
+		r    rune
+		want string
+	}{
+		{'a', ""},
+		{'é', ""},
+		{'\u200d', ""}, // zero-width joiner: emoji sequences need it
+		{'\u200c', ""}, // zero-width non-joiner: Persian needs it
+		{'\x1b', "a control character"},
+		{'\n', "a control character"},
+		{'\x7f', "a control character"},
+		{'\u009b', "a control character"},
+		{'\u2028', "a line separator"},
+		{'\u202e', "a bidirectional control"},
+		{'\u061c', "a bidirectional control"},
+		{'\u2067', "a bidirectional control"},
+		{'\u200b', "an invisible format character"},
+		{'\U000e0041', "an invisible format character"},
+	}
+	for _, tt := range tests {
+		if got := Kind(tt.r); got != tt.want {
+			t.Errorf("Kind(%s) = %q, want %q", Code(tt.r), got, tt.want)
+		}
+		if Unsafe(tt.r) != (tt.want != "") {
+			t.Errorf("Unsafe(%s) disagrees with Kind", Code(tt.r))
+		}
+	}
+	if got := Code('\x1b'); got != "U+001B" {
+		t.Errorf("Code = %q, want U+001B", got)
 	}
 }

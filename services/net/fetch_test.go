@@ -84,6 +84,9 @@ func TestFetchRefusals(t *testing.T) {
 		{proto.FetchParams{URL: "http://api.slack.com/x"}, refusal{-32003, "http://api.slack.com/x: only https is allowed"}},
 		{proto.FetchParams{URL: "https://example.org/"}, refusal{-32003, "example.org is not in permissions.network of dev.escouade.slack"}},
 		{proto.FetchParams{URL: "https://slack.com@127.0.0.1/"}, refusal{-32003, "https://slack.com@127.0.0.1/: a URL with userinfo is not allowed"}},
+		// A malformed name is refused as a name not listed, before any lookup.
+		{proto.FetchParams{URL: "https://slack.com../"}, refusal{-32003, `"slack.com..": not a valid host name, so it is not in permissions.network of dev.escouade.slack`}},
+		{proto.FetchParams{URL: "https://.slack.com/"}, refusal{-32003, `".slack.com": not a valid host name, so it is not in permissions.network of dev.escouade.slack`}},
 		{proto.FetchParams{URL: "https://slack.com/", Method: "CONNECT"}, refusal{-32003, "the method CONNECT is not allowed"}},
 		{proto.FetchParams{URL: "https://slack.com/", Method: "trace"}, refusal{-32003, "the method TRACE is not allowed"}},
 		{proto.FetchParams{URL: "https://slack.com/", Method: "GET X"}, refusal{-32602, `params.method "GET X" is not an HTTP method`}},

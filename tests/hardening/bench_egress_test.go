@@ -12,7 +12,8 @@ import (
 
 // The bench serves a bundle's net/fetch behind the host's egress guard:
 // a URL of this machine (even listed, as localhost is here), the local
-// network, the cloud's metadata address, another host, plain http or
+// network, the cloud's metadata address, another host, a malformed name
+// (an empty label, two trailing dots), plain http or
 // another scheme is refused -32003, even when
 // escouade-bench.json scripts an answer for it; a scripted answer is given
 // only to a URL the manifest's permissions.network lets through.
@@ -36,6 +37,8 @@ func TestTheBenchKeepsTheEgressGuardForScriptedAnswers(t *testing.T) {
 		"https://[::1]/",
 		"https://10.0.0.1/",
 		"https://api.github.com.evil.example/",
+		"https://api.github.com../", // a malformed name is a name not listed
+		"https://.api.github.com/",
 		"https://evil.example/",
 		"http://api.github.com/",
 		"file:///etc/passwd",

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 
 // rawControls lists the control characters of text other than newline and
@@ -22,36 +24,61 @@ func rawControls(text string) []string {
 	return found
 }
 
-// What install prints never carries a raw control character of the
-// manifest, whether it installs the plugin or refuses it.
-func TestInstallTextHasNoControlCharacters(t *testing.T) {
-	cases := map[string]map[string]any{
-		"name":        {"name": "\x1b[31mEvil\x1b[0m\x00name"},
-		"description": {"description": "desc\x1b]0;title\x07\x00\u009b2J end"},
-		"localised":   {"description": map[string]any{"en": "en\x1b[2J\x00", "fr": "fr\x1b[2J"}},
-		"command":     {"run": map[string]any{"command": []string{"./bin/puppet", "\x1b[2J", "a\x00b", "c\rd"}}},
-		"harness": {"contributes": map[string]any{"harnesses": []any{map[string]any{
-			"id": "h", "name": "H\x1b[1m", "locate": map[string]any{"names": []string{"ag\x1b[5ment"}},
-			"acp": map[string]any{"args": []string{"acp\x00", "\x1b[2J"}}}}}},
-		"harness args": {"contributes": map[string]any{"harnesses": []any{map[string]any{
-			"id": "h", "name": "H", "locate": map[string]any{"names": []string{"agent"}},
-			"acp": map[string]any{"args": []string{"acp\x00", "\x1b[2J"}}}}}},
+// A manifest whose texts hold a control, bidirectional or invisible
+// character is refused at load, whoever loads it: install names the field
+// and the character, prints none of them raw, and records nothing. The
+// forged window of the issue ("Nice\x1b[1A\x1b[2KInstall Nice 1.0…") is
+// the first case.
+func TestInstallRefusesUnsafeTexts(t *testing.T) {
+	harness := func(h map[string]any) map[string]any {
+		entry := map[string]any{"id": "h", "name": "H", "locate": map[string]any{"names": []string{"agent"}}}
+		for k, v := range h {
+			entry[k] = v
+		}
+		return map[string]any{"harnesses": []any{entry}}
 	}
-	for name, fields := range cases {
+	cases := map[string]struct {
+		fields      map[string]any
+		field, char string
+	}{
+		"forged window": {map[string]any{"name": "Nice\x1b[1A\x1b[2KInstall Nice 1.0\nIt runs isolated inside Escouade"}, "/name", "U+001B"},
+		"description":   {map[string]any{"description": "desc\x1b]0;title\x07\x00\u009b2J end"}, "/description", "U+001B"},
+		"localised":     {map[string]any{"description": map[string]any{"en": "plain", "fr": "fr\u202eexe.txt"}}, "/description/fr", "U+202E"},
+		"line break":    {map[string]any{"name": "Nice\nIt runs isolated"}, "/name", "U+000A"},
+		"C1":            {map[string]any{"name": "Nice\u009b2J"}, "/name", "U+009B"},
+		"DEL":           {map[string]any{"version": "1.0.0-a\x7f"}, "/version", "U+007F"},
+		"isolate":       {map[string]any{"author": map[string]any{"name": "a\u2067b\u2069"}}, "/author/name", "U+2067"},
+		"hidden tags":   {map[string]any{"name": "Nice\U000e0041\U000e0042"}, "/name", "U+E0041"},
+		"command":       {map[string]any{"run": map[string]any{"command": []string{"./bin/puppet", "\x1b[2J", "a\x00b"}}}, "/run/command/1", "U+001B"},
+		"network":       {map[string]any{"permissions": map[string]any{"network": []string{"api.example.com", "x.com", "evil\u200b.com"}}}, "/permissions/network/2", "U+200B"},
+		"setting title": {map[string]any{"contributes": map[string]any{"settings": map[string]any{"k": map[string]any{"type": "string", "label": "Token\r"}}}}, "/contributes/settings/k/label", "U+000D"},
+		"setting name":  {map[string]any{"contributes": map[string]any{"settings": map[string]any{"k\x1b[8m": map[string]any{"type": "string"}}}}, "/contributes/settings/k\\x1b[8m", "U+001B"},
+		"harness name":  {map[string]any{"contributes": harness(map[string]any{"name": "H\x1b[1m"})}, "/contributes/harnesses/0/name", "U+001B"},
+		"harness args":  {map[string]any{"contributes": harness(map[string]any{"acp": map[string]any{"args": []string{"acp", "\u2028"}}})}, "/contributes/harnesses/0/acp/args/1", "U+2028"},
+		"raw member":    {map[string]any{"contributes": map[string]any{"commands": []any{map[string]any{"title": "Run\u2066"}}}}, "/contributes/commands/0/title", "U+2066"},
+	}
+	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			dir := plugin{fixture: "puppet", manifest: fields}.write(t)
+			dir := plugin{fixture: "puppet", manifest: c.fields}.write(t)
+			home := t.TempDir()
 			for _, json := range []bool{false, true} {
-				args := []string{"install", dir, "--home", t.TempDir()}
+				args := []string{"install", dir, "--home", home}
 				if json {
 					args = append(args, "--json")
 				}
 				out, errText, code := cli(t, args...)
-				for _, c := range rawControls(out + errText) {
-					t.Errorf("install (json %v, exit %d) printed a raw control character in %q", json, code, c)
+				for _, raw := range rawControls(out + errText) {
+					t.Errorf("install (json %v) printed a raw control character in %q", json, raw)
 				}
-				if code != 0 && code != 1 {
-					t.Errorf("install exit %d, want 0 or 1; stderr %q", code, errText)
+				if strings.ContainsFunc(strings.ReplaceAll(out+errText, "\n", ""), safetext.Unsafe) {
+					t.Errorf("install (json %v) printed a raw unsafe character: %q", json, out+errText)
 				}
+				if code != 1 || !strings.Contains(out+errText, c.field+": ") || !strings.Contains(out+errText, c.char) {
+					t.Errorf("install (json %v): exit %d, stdout %q, stderr %q; want exit 1 naming %s and %s", json, code, out, errText, c.field, c.char)
+				}
+			}
+			if list, _, _ := cli(t, "list", "--home", home, "--json"); strings.Contains(list, "dev.escouade.hardening.puppet") {
+				t.Errorf("a refused plugin was recorded:\n%s", list)
 			}
 		})
 	}

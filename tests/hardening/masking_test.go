@@ -3,8 +3,11 @@
 package hardening
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -267,4 +270,83 @@ func TestSecretsMaskedInTheHostsOwnLines(t *testing.T) {
 		}
 	}
 	reportLeaks(t, "--follow", follow.String())
+}
+
+// The two slips masking exists for: a secret in a URL, percent-encoded,
+// and in an Authorization: Basic header, base64 of user:secret. Neither
+// reaches the journal file, the journal op or the journal command, in
+// clear or decoded; the text around them stays.
+func TestEncodedSecretsNeverReachTheJournal(t *testing.T) {
+	const secret = "Zq9+sK/t0p=S3cr3t" // +, / and = are what both encodings rewrite
+	basic := func(user string) string { return base64.StdEncoding.EncodeToString([]byte(user + ":" + secret)) }
+	lines := []string{
+		"GET /callback?token=Zq9%2BsK%2Ft0p%3DS3cr3t&state=1",
+		"POST body token=Zq9%2bsK%2ft0p%3dS3cr3t&grant=x",
+		"redirect next=" + url.QueryEscape("https://h/cb?token="+url.QueryEscape(secret)),
+		"Authorization: Basic " + basic("user"),
+		"Authorization: Basic " + basic("ab"),
+		`{"headers":{"Authorization":"Basic ` + basic("bot") + `"}}`,
+		"auth=" + url.QueryEscape(basic("user")),
+		"proxy " + base64.RawURLEncoding.EncodeToString([]byte("u:"+secret)),
+	}
+	dir := plugin{fixture: "puppet", secrets: []string{"issue"}}.write(t)
+	s := run(t, dir, "--follow", "--secret", "issue="+secret)
+	acts := []any{map[string]any{"rpc": map[string]any{"method": "secrets/get", "params": map[string]any{"key": "issue"}}}}
+	for _, l := range lines {
+		acts = append(acts, map[string]any{"stderr": l + "\n"})
+		acts = append(acts, map[string]any{"log": map[string]any{"level": "warn", "message": l}})
+	}
+	acts = append(acts, map[string]any{"stderr": "END-STDERR\n"})
+	s.call("leak", "do", acts)
+	s.seenOrNext("the journal line END-STDERR", func(l line) bool {
+		return l.str("op") == "journal-line" && strings.Contains(l.str("line"), "END-STDERR")
+	})
+	op := strings.Join(s.journalOp(500), "\n")
+	s.close()
+	file := journalFiles(t, s.home, "dev.escouade.hardening.puppet")
+	out, errText, code := cli(t, "journal", "dev.escouade.hardening.puppet", "-n", "500", "--home", s.home)
+	if code != 0 {
+		t.Errorf("journal command exit %d: %s", code, errText)
+	}
+	for where, text := range map[string]string{"journal op": op, "journal file": file, "journal command": out} {
+		if found := encodedLeak(text, secret); found != "" {
+			t.Errorf("%s shows the secret: %s", where, found)
+		}
+	}
+	for _, want := range []string{"GET /callback?token=••••&state=1", "Authorization: Basic ••••", `{"headers":{"Authorization":"Basic ••••"}}`, "auth=••••", "proxy ••••"} {
+		if !strings.Contains(file, want) {
+			t.Errorf("the journal file has no %q:\n%s", want, tail(file, 3000))
+		}
+	}
+}
+
+// encodedLeak finds secret in text as is, percent-decoded (once, twice,
+// '+' as a space or not) or in a base64 run decoded from any offset, and
+// says where; "" when it is in none.
+func encodedLeak(text, secret string) string {
+	unescape := func(s string) string {
+		return regexp.MustCompile(`%[0-9A-Fa-f]{2}`).ReplaceAllStringFunc(s, func(e string) string {
+			n, _ := strconv.ParseUint(e[1:], 16, 8)
+			return string([]byte{byte(n)})
+		})
+	}
+	views := []string{text, unescape(text), unescape(unescape(text)), unescape(strings.ReplaceAll(text, "+", " ")), unescapeJSON(text)}
+	for _, v := range views {
+		if i := strings.Index(v, secret); i >= 0 {
+			return fmt.Sprintf("in clear in …%q…", v[max(0, i-40):min(len(v), i+len(secret)+40)])
+		}
+		for _, run := range regexp.MustCompile(`[A-Za-z0-9+/_-]{8,}`).FindAllString(v, -1) {
+			std := strings.NewReplacer("-", "+", "_", "/").Replace(run)
+			for from := range 4 {
+				part := std[from:]
+				if len(part)%4 == 1 {
+					part = part[:len(part)-1] // a lone last character holds no whole byte
+				}
+				if b, err := base64.RawStdEncoding.DecodeString(part); err == nil && strings.Contains(string(b), secret) {
+					return fmt.Sprintf("in base64 %q", run)
+				}
+			}
+		}
+	}
+	return ""
 }
