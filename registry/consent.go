@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -83,7 +82,7 @@ func fingerprint(m *manifest.Manifest) (Consent, *folderRecord, error) {
 	if err != nil || c.Run != manifest.RunProcess {
 		return c, nil, err
 	}
-	rec := &folderRecord{Dir: m.Dir, RecordedAt: time.Now().UnixNano()}
+	rec := &folderRecord{Dir: m.Dir, RecordedAt: clock().UnixNano()}
 	if rec.Files, err = ReadTree(m.Dir, nil, 0); err != nil {
 		return Consent{}, nil, err
 	}

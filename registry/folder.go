@@ -82,7 +82,7 @@ func checkFolder(home string, m *manifest.Manifest, c *Consent) error {
 	case rec.Consent != c.Folder || rec.Dir != m.Dir:
 		return changedError(m, "Escouade's record of the files of its folder is of another install")
 	}
-	began := time.Now().UnixNano()
+	began := clock().UnixNano()
 	now, err := ReadTree(m.Dir, rec.Files, rec.RecordedAt)
 	if err != nil {
 		return changedError(m, "%v", err)
@@ -93,10 +93,22 @@ func checkFolder(home string, m *manifest.Manifest, c *Consent) error {
 	if diff := Difference(rec.Files, now); diff != "" {
 		return changedError(m, "%s", diff)
 	}
-	if restated(rec.Files, now) {
+	if restated(rec.Files, now) || anyRacy(now, rec.RecordedAt, began) {
 		refreshFolder(home, m.ID, rec, now, began)
 	}
 	return nil
+}
+
+// anyRacy reports whether a file of t could not be vouched for by its
+// stat at the record's time, but can at began: writing the record again
+// spares the next check its read.
+func anyRacy(t Tree, recordedAt, began int64) bool {
+	for _, f := range t {
+		if f.Kind == "" && racy(f.Stat, recordedAt) && !racy(f.Stat, began) {
+			return true
+		}
+	}
+	return false
 }
 
 // restated reports whether a file's stat differs from its record's while
@@ -160,7 +172,7 @@ func Settle(home string, m *manifest.Manifest) (string, error) {
 	if err != nil || rec.Consent != en.Consent.Folder || rec.Dir != m.Dir {
 		return "", nil // the next start says it
 	}
-	began := time.Now().UnixNano()
+	began := clock().UnixNano()
 	now, err := ReadTree(m.Dir, rec.Files, rec.RecordedAt)
 	if err != nil || en.Consent.checkPinned(m, now) != nil {
 		return "", nil // past a bound, or what was consented to changed: the next start says it
@@ -195,3 +207,6 @@ func settles(home string, m *manifest.Manifest) bool {
 func ForgetFolder(home, id string) {
 	_ = os.Remove(FolderPath(home, id))
 }
+
+// clock is the time a folder record is made at; tests move it.
+var clock = time.Now

@@ -144,6 +144,29 @@ func TestFolderRacyEntryIsHashed(t *testing.T) {
 	}
 }
 
+// A file racy at install is read at each check only until a check made
+// past the racy margin writes the record again: then its stat vouches.
+func TestFolderRacyEntryIsRecordedAgain(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
+	later := time.Now().Add(time.Minute) // the next start, a minute on
+	clock = func() time.Time { return later }
+	t.Cleanup(func() { clock = time.Now })
+	before := filesHashed.Load()
+	if err := Admit(home, m); err != nil {
+		t.Fatal(err)
+	}
+	if n := filesHashed.Load() - before; n != 2 {
+		t.Errorf("the first check hashed %d files, want both, racy at install", n)
+	}
+	before = filesHashed.Load()
+	if err := Admit(home, m); err != nil {
+		t.Fatal(err)
+	}
+	if n := filesHashed.Load() - before; n != 0 {
+		t.Errorf("the check after the record was written again hashed %d files, want 0", n)
+	}
+}
+
 // ageRecord moves the folder record's time past the racy margin of every
 // file, as if it had been recorded a while after they were written.
 func ageRecord(t *testing.T, home, id string) {
