@@ -24,7 +24,7 @@ func TestAllocatedBytesCountsWholeBlocksAtLeastOne(t *testing.T) {
 	}
 }
 
-// The repository: 100 folders of 1,000 one-byte files, a few KB
+// A repository of 100 folders of 1,000 one-byte files, a few KB
 // fetched. Its listing is refused before a file is written: the refusal
 // is the tree's ("its tree holds"), which is counted before the checkout.
 func TestATreeOfAHundredThousandReusedFilesIsRefusedBeforeItsCheckout(t *testing.T) {

@@ -74,7 +74,7 @@ func TestInstallRefusesHostileGitSources(t *testing.T) {
 	}
 }
 
-// The repository: 100 folders of 1,000 one-byte files, one blob
+// A repository of 100 folders of 1,000 one-byte files, one blob
 // and one subtree reused, a few KB to fetch and 100,101 entries to write.
 // install URL refuses it from its tree, with the bound and the repository
 // named, and leaves no file under <home>/git.
