@@ -259,7 +259,7 @@ func TestFolderBounds(t *testing.T) {
 	f.Truncate(MaxFolderBytes + 1)
 	f.Close()
 	before := filesHashed.Load()
-	if _, err := ReadTree(dir, nil, 0); err == nil || !strings.Contains(err.Error(), "more than 512 MiB, the most a process plugin's folder may hold") {
+	if _, err := ReadTree(dir, nil, 0); err == nil || !strings.Contains(err.Error(), "takes more than 512 MiB (each file and folder counted as at least 4 KiB), the most a process plugin's folder may take") {
 		t.Errorf("ReadTree of a folder past the bytes = %v", err)
 	}
 	if n := filesHashed.Load() - before; n != 0 {
@@ -274,7 +274,7 @@ func TestFolderBounds(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := ReadTree(many, nil, 0); err == nil || !strings.Contains(err.Error(), "more than 20000 files, the most a process plugin's folder may hold") {
+	if _, err := ReadTree(many, nil, 0); err == nil || !strings.Contains(err.Error(), "more than 20000 files and folders, the most a process plugin's folder may hold") {
 		t.Errorf("ReadTree of a folder past the files = %v", err)
 	}
 }

@@ -29,6 +29,8 @@ const GitDir = "git"
 
 // The bounds of a clone (docs/CLI.md#install): a repository is a plugin's
 // folder, a few MB; past these it is stopped and nothing of it is kept.
+// MaxCloneBytes bounds what is fetched; its checkout is held to
+// MaxFolderFiles and MaxFolderBytes.
 const (
 	CloneTimeout  = 2 * time.Minute
 	MaxCloneBytes = 256 << 20
@@ -45,6 +47,10 @@ type GitOptions struct {
 	// MaxCloneBytes.
 	Timeout  time.Duration
 	MaxBytes int64
+	// MaxFiles and MaxDiskBytes bound the checkout; zero is MaxFolderFiles
+	// and MaxFolderBytes.
+	MaxFiles     int64
+	MaxDiskBytes int64
 }
 
 // IsGitSource reports whether what the user typed names a git
@@ -184,7 +190,9 @@ func checkoutKey(source string) string {
 // home and returns its folder, which holds the plugin's manifest. Git is
 // hostile input here: only https and file are spoken, no hook, no
 // submodule, no prompt, no system or user configuration, no redirect, no
-// symbolic link checked out as one; the clone is bounded in time and size.
+// symbolic link checked out as one; the clone is bounded in time and size,
+// and its checkout by the bounds of a plugin's folder, counted on the
+// fetched tree before a file is written and watched while git writes.
 // A clone that fails leaves nothing behind; a repository without a valid
 // manifest is refused with the manifest's own sentence.
 func Clone(ctx context.Context, home, source string, o GitOptions) (string, error) {
@@ -204,6 +212,9 @@ func Clone(ctx context.Context, home, source string, o GitOptions) (string, erro
 	dir, err := cloneInto(ctx, src, partial, root, o)
 	if err != nil {
 		os.RemoveAll(partial)
+		if errors.As(err, new(*boundRefusal)) {
+			return "", fmt.Errorf("%s: not installed: %w", redact(source), err)
+		}
 		return "", fmt.Errorf("%s: not cloned: %w", redact(source), err)
 	}
 	if _, err := manifest.Load(dir, manifest.LoadOptions{}); err != nil {
@@ -236,30 +247,29 @@ func removeStalePartials(root string, now time.Time) {
 	}
 }
 
-// cloneInto clones into partial/work, then moves the checkout to its
-// commit's folder.
+// cloneInto fetches into partial/work, counts its tree, checks it out,
+// then moves the checkout to its commit's folder.
 func cloneInto(ctx context.Context, src gitSource, partial, root string, o GitOptions) (string, error) {
 	empty := filepath.Join(partial, "empty") // no hooks, no templates
 	work := filepath.Join(partial, "work")
 	if err := os.Mkdir(empty, dirMode); err != nil {
 		return "", err
 	}
-	timeout, limit := o.Timeout, o.MaxBytes
+	timeout := o.Timeout
 	if timeout <= 0 {
 		timeout = CloneTimeout
 	}
-	if limit <= 0 {
-		limit = MaxCloneBytes
-	}
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("the clone took more than %s", timeout))
 	defer cancel()
-	args := append(gitConfig(empty, src, o.Proxy), "clone", "--quiet", "--depth=1", "--single-branch", "--no-tags",
-		"--no-recurse-submodules", "--no-local", "--template="+empty, "--", src.arg, work)
-	if err := runGit(ctx, partial, limit, empty, args...); err != nil {
+	if err := fetch(ctx, src, partial, work, empty, o); err != nil {
 		return "", err
 	}
-	if treeSize(partial) > limit { // what grew between the last look and the end
-		return "", tooLarge(limit)
+	bounds := boundsOf(o)
+	if err := checkTree(ctx, empty, src, work, bounds); err != nil {
+		return "", err
+	}
+	if err := checkoutBounded(ctx, empty, src, work, bounds); err != nil {
+		return "", err
 	}
 	commit, err := gitOutput(ctx, empty, append(gitConfig(empty, src, ""), "-C", work, "rev-parse", "HEAD")...)
 	if err != nil {
@@ -282,6 +292,27 @@ func cloneInto(ctx context.Context, src gitSource, partial, root string, o GitOp
 		return "", err
 	}
 	return dir, os.RemoveAll(partial)
+}
+
+// fetch clones the default branch into work without checking it out,
+// stopped when partial passes the clone's size bound.
+func fetch(ctx context.Context, src gitSource, partial, work, empty string, o GitOptions) error {
+	limit := o.MaxBytes
+	if limit <= 0 {
+		limit = MaxCloneBytes
+	}
+	check := func() error {
+		if treeSize(partial) > limit {
+			return tooLarge(limit)
+		}
+		return nil
+	}
+	args := append(gitConfig(empty, src, o.Proxy), "clone", "--quiet", "--no-checkout", "--depth=1", "--single-branch", "--no-tags",
+		"--no-recurse-submodules", "--no-local", "--template="+empty, "--", src.arg, work)
+	if err := runGit(ctx, empty, check, args...); err != nil {
+		return err
+	}
+	return check() // what grew between the last look and the end
 }
 
 // gitConfig is the -c options of every git command: the protocols
@@ -322,8 +353,9 @@ func gitEnv(empty string) []string {
 	return env
 }
 
-// runGit runs git and stops it when the folder it writes passes limit.
-func runGit(ctx context.Context, watched string, limit int64, empty string, args ...string) error {
+// runGit runs git and stops it when check, called as it runs, refuses
+// what it wrote so far.
+func runGit(ctx context.Context, empty string, check func() error, args ...string) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	cmd := gitCommand(ctx, empty, args...)
@@ -332,7 +364,7 @@ func runGit(ctx context.Context, watched string, limit int64, empty string, args
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("git cannot be run (%v): install git", err)
 	}
-	stop := watchSize(ctx, watched, limit, cancel)
+	stop := watch(ctx, check, cancel)
 	err := cmd.Wait()
 	stop()
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
@@ -362,28 +394,36 @@ func gitCommand(ctx context.Context, empty string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// watchSize polls the size of dir and cancels with a cause once it passes
-// limit; stop ends the watch.
-func watchSize(ctx context.Context, dir string, limit int64, cancel context.CancelCauseFunc) (stop func()) {
-	done := make(chan struct{})
+// watchTicks are the times a running git's output is looked at; a test
+// looks without a pause.
+var watchTicks = func() (<-chan time.Time, func()) {
+	t := time.NewTicker(200 * time.Millisecond)
+	return t.C, t.Stop
+}
+
+// watch calls check at each tick and cancels with its refusal; stop ends
+// the watch and returns once it has ended.
+func watch(ctx context.Context, check func() error, cancel context.CancelCauseFunc) (stop func()) {
+	done, ended := make(chan struct{}), make(chan struct{})
+	ticks, stopTicks := watchTicks()
 	go func() {
-		tick := time.NewTicker(200 * time.Millisecond)
-		defer tick.Stop()
+		defer close(ended)
+		defer stopTicks()
 		for {
 			select {
 			case <-done:
 				return
 			case <-ctx.Done():
 				return
-			case <-tick.C:
-				if treeSize(dir) > limit {
-					cancel(tooLarge(limit))
+			case <-ticks:
+				if err := check(); err != nil {
+					cancel(err)
 					return
 				}
 			}
 		}
 	}()
-	return func() { close(done) }
+	return func() { close(done); <-ended }
 }
 
 func tooLarge(limit int64) error {

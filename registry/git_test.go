@@ -2,6 +2,7 @@ package registry
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -178,10 +179,13 @@ func TestARepositoryWithoutAManifestIsRefusedAndLeavesNothing(t *testing.T) {
 	assertEmptyGitDir(t, home)
 }
 
-// The size bound acts, whenever the clone ends: the last look after git
-// exits catches what the periodic one did not.
+// The size bound of the fetch acts, whenever the clone ends: the last
+// look after git exits catches what the periodic one did not. The file is
+// random, so that its pack is as large as it is.
 func TestACloneLargerThanItsBoundIsStoppedAndLeavesNothing(t *testing.T) {
-	bare := bareRepo(t, map[string]string{"escouade-plugin.json": pluginManifest, "big.bin": strings.Repeat("x", 64<<10)})
+	noise := make([]byte, 64<<10)
+	rand.NewChaCha8([32]byte{}).Read(noise)
+	bare := bareRepo(t, map[string]string{"escouade-plugin.json": pluginManifest, "big.bin": string(noise)})
 	home := t.TempDir()
 	_, err := Clone(context.Background(), home, bare, GitOptions{MaxBytes: 16 << 10})
 	if err == nil || !strings.Contains(err.Error(), "larger than") {

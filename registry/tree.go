@@ -16,16 +16,6 @@ import (
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
-// The bounds of a process plugin's folder. Every file of it is part of
-// what the user agrees to (an interpreter runs any of them), so each is
-// fingerprinted at install and compared at every start; past these the
-// plugin is not installed, so that neither can take unbounded time or
-// disk (docs/protocol.md#consent).
-const (
-	MaxFolderFiles = 20_000
-	MaxFolderBytes = 512 << 20
-)
-
 // Tree is a folder's content as fingerprinted: each file and link by its
 // path in the folder ("/"-separated). Folders are not entries: an empty
 // one runs nothing.
@@ -74,31 +64,35 @@ const racyMargin = 2 * time.Second
 func ReadTree(dir string, cached Tree, cachedAt int64) (Tree, error) {
 	t := Tree{}
 	var total int64
+	entries := 0
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if p == dir || d.IsDir() {
+		if p == dir {
 			return nil
 		}
-		if len(t) == MaxFolderFiles {
-			return fmt.Errorf("its folder holds more than %d files, the most a process plugin's folder may hold", MaxFolderFiles)
+		// Folders count as entries and blocks as files do, as for an
+		// install from git (bounds.go); they are not entries of the tree.
+		if entries++; entries > MaxFolderFiles {
+			return fmt.Errorf("its folder holds more than %d files and folders, the most a process plugin's folder may hold", MaxFolderFiles)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		// Counted before it is read: a sparse giant costs no read.
+		if total += allocated(info); total > MaxFolderBytes {
+			return fmt.Errorf("its folder takes more than %s (each file and folder counted as at least 4 KiB), the most a process plugin's folder may take", safefile.LimitText(MaxFolderBytes))
+		}
+		if d.IsDir() {
+			return nil
 		}
 		rel, err := filepath.Rel(dir, p)
 		if err != nil {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		if info.Mode().IsRegular() {
-			// Counted before it is read: a sparse giant costs no read.
-			if total += info.Size(); total > MaxFolderBytes {
-				return fmt.Errorf("its folder holds more than %s, the most a process plugin's folder may hold", safefile.LimitText(MaxFolderBytes))
-			}
-		}
 		f, err := treeFile(p, rel, info, cached[rel], cachedAt)
 		if err != nil {
 			return err
@@ -107,6 +101,14 @@ func ReadTree(dir string, cached Tree, cachedAt int64) (Tree, error) {
 		return nil
 	})
 	return t, err
+}
+
+// allocated is what an entry is counted to take on disk.
+func allocated(info fs.FileInfo) int64 {
+	if info.Mode().IsRegular() {
+		return AllocatedBytes(info.Size())
+	}
+	return FolderBlock
 }
 
 // treeFile is the entry of the file at p (rel in its folder), read from

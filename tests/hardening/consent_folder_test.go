@@ -146,7 +146,7 @@ func TestConsentFolderPastTheBoundIsNotInstalled(t *testing.T) {
 	f.Close()
 	home := t.TempDir()
 	_, errText, code := cli(t, "install", dir, "--home", home)
-	if code != 1 || !strings.Contains(errText, "not installed: its folder holds more than 512 MiB, the most a process plugin's folder may hold") {
+	if code != 1 || !strings.Contains(errText, "not installed: its folder takes more than 512 MiB (each file and folder counted as at least 4 KiB), the most a process plugin's folder may take") {
 		t.Errorf("install of a folder past the bound: exit %d %q", code, errText)
 	}
 	if _, err := os.Stat(filepath.Join(home, "plugins.json")); err == nil {

@@ -73,3 +73,31 @@ func TestInstallRefusesHostileGitSources(t *testing.T) {
 		t.Errorf("a refused clone left %v", entries)
 	}
 }
+
+// A repository of 100 folders of 1,000 one-byte files, one blob
+// and one subtree reused, a few KB to fetch and 100,101 entries to write.
+// install URL refuses it from its tree, with the bound and the repository
+// named, and leaves no file under <home>/git.
+func TestInstallRefusesATreeOfAHundredThousandFilesAndLeavesNothing(t *testing.T) {
+	bare := testutil.GitBareOfReusedTree(t, `{"id":"dev.test.reused","name":"Reused","version":"1.0.0","escouade":{"api":"1"}}`, 100, 1000)
+	home := t.TempDir()
+	source := "file://" + bare
+	out, errOut, code := cli(t, "install", source, "--home", home)
+	want := source + ": not installed: its tree holds more than 20000 files and folders, the most a plugin's folder may hold"
+	if code != 1 || !strings.Contains(errOut, want) || strings.Contains(out, "Installed.") {
+		t.Fatalf("install %s: exit %d\nstdout %s\nstderr %s\nwant exit 1 and %q", source, code, out, errOut, want)
+	}
+	var left []string
+	filepath.WalkDir(filepath.Join(home, "git"), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			left = append(left, path)
+		}
+		return nil
+	})
+	if len(left) != 0 {
+		t.Errorf("the refused install left %d files under %s/git, e.g. %s", len(left), home, left[0])
+	}
+	if entries, _ := os.ReadDir(filepath.Join(home, "git")); len(entries) != 0 {
+		t.Errorf("the refused install left %v", entries)
+	}
+}
