@@ -11,3 +11,14 @@ const (
 	TurnLimit         = 2 * time.Second
 	DecisionTurnLimit = 500 * time.Millisecond
 )
+
+// The sizes of a module's network answers (docs/protocol.md#netfetch):
+// the largest body a net/fetch answer carries, whatever
+// limits.netMaxBytes says (the answer is one line of at most 8 MiB, and 4
+// MiB of body is 5.33 MiB in base64, which leaves room for the headers),
+// and the most limits.netMaxBytes gives net/stream. The install window
+// says them, so they are here rather than in services/net alone.
+const (
+	MaxFetchBytes  = 4 << 20
+	MaxNetMaxBytes = 64 << 20
+)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
-	netsvc "github.com/escouade-dev/escouade-plugin/services/net"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // Window is what the install window shows before the person says yes:
@@ -91,11 +91,11 @@ func HarnessCommands(m *manifest.Manifest) []string {
 // fetchNote is the line of the window about limits.netMaxBytes, "" when
 // net/fetch can carry all of it.
 func fetchNote(l manifest.Limits) string {
-	if l.NetMaxBytes <= netsvc.MaxFetchBytes {
+	if l.NetMaxBytes <= protocol.MaxFetchBytes {
 		return ""
 	}
 	return fmt.Sprintf("Its limits.netMaxBytes of %d bytes holds for net/stream; a net/fetch answer carries at most %d bytes (%d MiB) of body.",
-		min(l.NetMaxBytes, netsvc.MaxMaxBytes), netsvc.MaxFetchBytes, netsvc.MaxFetchBytes>>20)
+		min(l.NetMaxBytes, protocol.MaxNetMaxBytes), protocol.MaxFetchBytes, protocol.MaxFetchBytes>>20)
 }
 
 // asksNothing reports whether the permissions name no secret, host,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/vocab"
 	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 	"golang.org/x/sync/semaphore"
@@ -14,12 +15,11 @@ import (
 
 // The sizes that keep what net/fetch reads in bounds.
 const (
-	// MaxFetchBytes is the largest body a net/fetch answer carries,
-	// whatever limits.netMaxBytes says: the answer is one line of at most
-	// 8 MiB, and 4 MiB of body is 5.33 MiB in base64, which leaves room
-	// for the headers (MaxHeaderBytes, escaped). A larger body comes
-	// through net/stream, up to limits.netMaxBytes.
-	MaxFetchBytes = 4 << 20
+	// MaxFetchBytes is the largest body a net/fetch answer carries
+	// (protocol.MaxFetchBytes): room for the headers (MaxHeaderBytes,
+	// escaped) in one line. A larger body comes through net/stream, up to
+	// limits.netMaxBytes.
+	MaxFetchBytes = protocol.MaxFetchBytes
 	// MaxHeaderBytes bounds the headers of an answer as the server sends
 	// them.
 	MaxHeaderBytes = 256 << 10

@@ -12,6 +12,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/netguard"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/services"
 	"github.com/escouade-dev/escouade-plugin/vocab"
 	"github.com/escouade-dev/escouade-plugin/vocab/proto"
@@ -23,7 +24,7 @@ const (
 	DefaultTimeout  = 10 * time.Second
 	MaxTimeout      = 120 * time.Second
 	DefaultMaxBytes = 1 << 20
-	MaxMaxBytes     = 64 << 20
+	MaxMaxBytes     = protocol.MaxNetMaxBytes
 	MaxSockets      = 16
 	MaxStreams      = 16
 	MaxMessageBytes = 1 << 20
