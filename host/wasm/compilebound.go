@@ -111,10 +111,12 @@ func compileChild(bound, cacheFolder string, stdin io.Reader, stderr io.Writer) 
 }
 
 // outOfMemory reports whether an error is an allocation the memory bound
-// refused: the compiler's (the machine code's mapping), or the Go
-// runtime's fatal error, whose words vary with what it allocated.
+// refused: the compiler's (the machine code's mapping), the Go runtime's
+// fatal error, whose words vary with what it allocated, or the race
+// detector's (ENOMEM, errno 12).
 func outOfMemory(err error) bool {
-	return strings.Contains(err.Error(), "cannot allocate memory") || strings.Contains(err.Error(), "out of memory")
+	text := err.Error()
+	return strings.Contains(text, "cannot allocate memory") || strings.Contains(text, "out of memory") || strings.Contains(text, "(errno: 12)")
 }
 
 // compileIsolated reports whether src is compiled in a child under the
@@ -162,8 +164,8 @@ func (t *Transport) compileInChild(ctx context.Context, src source) error {
 	switch {
 	case code == childCompileFailed:
 		return errors.New(text)
-	case code == childOutOfMemory || code == 2 && outOfMemory(errors.New(stderr.String())):
-		return t.boundError(src, boundMemory) // 2: the Go runtime's fatal error
+	case code == childOutOfMemory || outOfMemory(errors.New(stderr.String())):
+		return t.boundError(src, boundMemory) // the Go runtime's fatal error, or the race detector's
 	}
 	return fmt.Errorf("its compile ended (%v): %s", err, text)
 }
