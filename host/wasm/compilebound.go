@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -81,11 +80,11 @@ func compileChild(bound, cacheFolder string, stdin io.Reader, stderr io.Writer) 
 		fmt.Fprintf(stderr, "the compile child was given no memory bound (%q)\n", bound)
 		return childCannotStart
 	}
+	// No soft limit for the collector beside it: near the bound it would
+	// collect without end, and a module past it would take the time bound
+	// to end rather than the memory's. The largest real compiles map a
+	// fifth of the bound, garbage included (docs/RATIONALE.md).
 	limitMemory(limit)
-	// The hard bound above counts what the heap ever mapped; a soft one
-	// below it makes the collector return garbage first, so a module
-	// that stays within the bound is not ended for what it freed.
-	debug.SetMemoryLimit(int64(limit / 4 * 3))
 	b, err := io.ReadAll(io.LimitReader(stdin, MaxModuleBytes+1))
 	if err != nil || len(b) > MaxModuleBytes {
 		fmt.Fprintf(stderr, "the compile child cannot read its module: %v\n", err)
@@ -112,11 +111,17 @@ func compileChild(bound, cacheFolder string, stdin io.Reader, stderr io.Writer) 
 
 // outOfMemory reports whether an error is an allocation the memory bound
 // refused: the compiler's (the machine code's mapping), the Go runtime's
-// fatal error, whose words vary with what it allocated, or the race
-// detector's (ENOMEM, errno 12).
+// fatal error, whose words vary with what it allocated, the race
+// detector's (ENOMEM, errno 12), or a thread's stack that could not be
+// mapped (pthread_create, in a binary built with cgo).
 func outOfMemory(err error) bool {
 	text := err.Error()
-	return strings.Contains(text, "cannot allocate memory") || strings.Contains(text, "out of memory") || strings.Contains(text, "(errno: 12)")
+	for _, words := range []string{"cannot allocate memory", "out of memory", "(errno: 12)", "pthread_create failed"} {
+		if strings.Contains(text, words) {
+			return true
+		}
+	}
+	return false
 }
 
 // compileIsolated reports whether src is compiled in a child under the

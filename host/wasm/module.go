@@ -260,7 +260,7 @@ func (t *Transport) compileShowing(ctx context.Context, src source, checked bool
 		progress(preparingLine(src))
 	}
 	r := <-done
-	if progress != nil {
+	if progress != nil && r.err == nil {
 		progress(t.preparedLine(src, cached, time.Since(began)))
 	}
 	return r.cm, r.err
