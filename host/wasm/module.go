@@ -233,7 +233,9 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 		return
 	}
 	mod.compiled = cm
-	t.rememberChecked(src.hash)
+	if src.trusted || !t.o.CompileInProcess {
+		t.rememberChecked(src.hash) // a mark skips the compile's bounds: not for a plugin's module compiled without them
+	}
 }
 
 // compileShowing compiles src; past Options.ProgressAfter it says what it
