@@ -181,9 +181,9 @@ var errNoChild = errors.New("the host's binary cannot be started again to compil
 // boundError is the sentence of a compile past a bound.
 func (t *Transport) boundError(src source, b compileBound) error {
 	if b == boundTime {
-		return &compileBoundError{bound: b, text: fmt.Sprintf("compiling %s took more than %s (the bound on a module's compile, docs/protocol.md#limits)", src.name, durationText(t.o.CompileTime))}
+		return &compileBoundError{bound: b, text: fmt.Sprintf("compiling %s took more than %s (the bound on a module's compile)", src.name, durationText(t.o.CompileTime))}
 	}
-	return &compileBoundError{bound: b, text: fmt.Sprintf("compiling %s took more than %s of memory (the bound on a module's compile, docs/protocol.md#limits)", src.name, bytesText(t.o.CompileMemory))}
+	return &compileBoundError{bound: b, text: fmt.Sprintf("compiling %s took more than %s of memory (the bound on a module's compile)", src.name, bytesText(t.o.CompileMemory))}
 }
 
 // cacheFolder is the compile cache's folder on disk, or "".

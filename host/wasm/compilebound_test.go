@@ -42,7 +42,7 @@ func TestCompilePastItsTime(t *testing.T) {
 	if bound.bound != boundTime {
 		t.Errorf("the compile ended at bound %d, want the time (%d)", bound.bound, boundTime)
 	}
-	want := "compiling plugin.wasm took more than 200 ms (the bound on a module's compile, docs/protocol.md#limits)"
+	want := "compiling plugin.wasm took more than 200 ms (the bound on a module's compile)"
 	if bound.Error() != want {
 		t.Errorf("error %q, want %q", bound.Error(), want)
 	}
