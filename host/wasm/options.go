@@ -67,7 +67,9 @@ type Options struct {
 	// module (docs/protocol.md#limits): it runs in a child process, this
 	// binary started again (the package's init makes it a compile
 	// child), ended past either; defaults DefaultCompileTime and
-	// DefaultCompileMemory. The memory bound is hard on Linux only.
+	// DefaultCompileMemory (ten times both in a binary built with the
+	// race detector, which slows the compiler that much). The memory
+	// bound is hard on Linux only.
 	CompileTime   time.Duration
 	CompileMemory uint64
 	// CompileInProcess compiles every module in this process, unbounded:
@@ -120,8 +122,8 @@ func (o Options) withDefaults() Options {
 	o.StderrLine = orDefault(o.StderrLine, defaultStderrLine)
 	o.ProgressAfter = orDefault(o.ProgressAfter, defaultProgressAfter)
 	o.HostVersion = orDefault(o.HostVersion, defaultHostVersion)
-	o.CompileTime = orDefault(o.CompileTime, DefaultCompileTime)
-	o.CompileMemory = orDefault(o.CompileMemory, DefaultCompileMemory)
+	o.CompileTime = orDefault(o.CompileTime, DefaultCompileTime*raceScale)
+	o.CompileMemory = orDefault(o.CompileMemory, DefaultCompileMemory*raceScale)
 	return o
 }
 
