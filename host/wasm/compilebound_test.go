@@ -116,3 +116,32 @@ func TestCompileInChildFillsTheCache(t *testing.T) {
 		t.Errorf("Precompile of an invalid module returned %v, want the compiler's refusal", err)
 	}
 }
+
+// BenchmarkColdCompile compares a cold compile of a Go module (the kit's
+// shape) in this process with one in a compile child followed by the read
+// of its code from the cache, which is what a plugin's module costs now:
+//
+//	go test -run '^$' -bench ColdCompile -benchtime 3x ./host/wasm/
+func BenchmarkColdCompile(b *testing.B) {
+	module := fixture(b, "reactor")
+	b.Run("in-process", func(b *testing.B) {
+		for range b.N {
+			tr := newTransport(b, Options{CacheDir: b.TempDir(), CompileInProcess: true})
+			cm, err := tr.rt.r.CompileModule(context.Background(), module)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = cm.Close(context.Background())
+		}
+	})
+	b.Run("child", func(b *testing.B) {
+		for range b.N {
+			tr := newTransport(b, Options{CacheDir: b.TempDir()})
+			cm, err := tr.compileBounded(context.Background(), source{name: ModuleFile, bytes: module, rt: tr.rt}, false)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = cm.Close(context.Background())
+		}
+	})
+}
