@@ -117,6 +117,22 @@ func TestCompileInChildFillsTheCache(t *testing.T) {
 	}
 }
 
+// A plugin's module compiled without the child leaves no mark, so that a
+// host with the child still bounds its compile; one compiled through the
+// child does, and the next compile skips the child.
+func TestMarkOnlyWhenCompiledWithinTheBounds(t *testing.T) {
+	module := fills(10)
+	for _, inProcess := range []bool{true, false} {
+		tr := newTransport(t, Options{CacheDir: t.TempDir(), CompileInProcess: inProcess})
+		if err := tr.Precompile(context.Background(), pluginDir(t, module, nil), nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.bodiesChecked(digest(module)); got == inProcess {
+			t.Errorf("compiled with CompileInProcess %v: marked %v, want %v", inProcess, got, !inProcess)
+		}
+	}
+}
+
 // BenchmarkColdCompile compares a cold compile of a Go module (the kit's
 // shape) in this process with one in a compile child followed by the read
 // of its code from the cache, which is what a plugin's module costs now:
