@@ -20,12 +20,15 @@ import (
 // A mark that cannot be read or written only costs the walk.
 const checkedFolder = "checked"
 
-// boundsID names the bounds of the pre-pass, so that a host whose bounds
-// changed does not take another's marks for its own.
+// boundsID names the bounds of the pre-pass and of the compile, so that
+// a host whose bounds changed does not take another's marks for its own:
+// a marked module skips its compile in a child (compilebound.go), and a
+// mark from before that child did not pass its bounds.
 var boundsID = func() string {
-	sum := sha256.Sum256(fmt.Appendf(nil, "%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d",
+	sum := sha256.Sum256(fmt.Appendf(nil, "%d %d %d %d %d %d %d %d %d %d %d %d %d %d %d compiled within %s %d",
 		maxLocalsPerFunction, maxLocals, maxFunctions, maxFunctionSize, maxCodeSize, maxNesting, maxNestingSquares,
-		maxTypes, maxTableEntries, maxTables, maxGlobals, maxElements, maxDataSegments, maxImports, maxExports))
+		maxTypes, maxTableEntries, maxTables, maxGlobals, maxElements, maxDataSegments, maxImports, maxExports,
+		DefaultCompileTime, DefaultCompileMemory))
 	return hex.EncodeToString(sum[:4])
 }()
 

@@ -23,4 +23,14 @@
 // past its time (TurnTooLong), a memory grown past its 64 MB
 // (OutOfMemory), a trap or a guest panic (Trapped), proc_exit (Exited).
 // The files of docs/protocol.md#files-of-its-folder are a read-only snapshot mounted at /plugin.
+//
+// A plugin's module is compiled in a child process under the bounds of
+// docs/protocol.md#the-compiles-bounds (60 s, 1 GiB), then read back from
+// the cache: the child is the running binary itself, started again with
+// an environment marker that this package's init recognizes, so any app
+// that links the package gets the bound without a line of its own (its
+// main never runs in the child). An app that cannot start its own binary
+// again sets Options.CompileInProcess, or falls back to it when the start
+// fails: its compiles are then unbounded. The host's own JS engine is
+// compiled in process.
 package wasm

@@ -59,6 +59,9 @@ type source struct {
 	bytes []byte
 	hash  string // the bytes' SHA-256, in hex
 	rt    *engineRuntime
+	// trusted is the host's own module (the JS engine), compiled in
+	// process: a plugin's is compiled under the bounds (compilebound.go).
+	trusted bool
 }
 
 // module returns the plugin's compiled module, compiling it the first
@@ -113,7 +116,7 @@ func (t *Transport) source(m *manifest.Manifest) (source, error) {
 			return source{}, errors.New("this Escouade has no JS engine to run run.js")
 		}
 		b := t.o.JS.Module()
-		return source{name: "the JS engine", bytes: b, hash: digest(b), rt: t.js}, nil
+		return source{name: "the JS engine", bytes: b, hash: digest(b), rt: t.js, trusted: true}, nil
 	}
 	return source{}, fmt.Errorf("its program is not a module (run is %q)", m.Run.Kind())
 }
@@ -216,8 +219,12 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 			}
 		}()
 	}
-	cm, err := t.compileShowing(ctx, src, progress)
-	if err != nil {
+	cm, err := t.compileShowing(ctx, src, checked, progress)
+	var bound *compileBoundError
+	if errors.As(err, &bound) || ctx.Err() != nil {
+		mod.err = err
+		return
+	} else if err != nil {
 		mod.err = fmt.Errorf("its module does not compile: %s", firstLine(err.Error()))
 		return
 	}
@@ -226,12 +233,14 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 		return
 	}
 	mod.compiled = cm
-	t.rememberChecked(src.hash)
+	if src.trusted || !t.o.CompileInProcess {
+		t.rememberChecked(src.hash) // a mark skips the compile's bounds: not for a plugin's module compiled without them
+	}
 }
 
 // compileShowing compiles src; past Options.ProgressAfter it says what it
 // compiles, then, once done, how long it took.
-func (t *Transport) compileShowing(ctx context.Context, src source, progress func(string)) (engine.CompiledModule, error) {
+func (t *Transport) compileShowing(ctx context.Context, src source, checked bool, progress func(string)) (engine.CompiledModule, error) {
 	type result struct {
 		cm  engine.CompiledModule
 		err error
@@ -239,7 +248,7 @@ func (t *Transport) compileShowing(ctx context.Context, src source, progress fun
 	done := make(chan result, 1)
 	began, cached := time.Now(), t.cacheEntries()
 	go func() {
-		cm, err := src.rt.r.CompileModule(ctx, src.bytes)
+		cm, err := t.compileBounded(ctx, src, checked)
 		done <- result{cm, err}
 	}()
 	slow := time.NewTimer(t.o.ProgressAfter)
@@ -253,10 +262,22 @@ func (t *Transport) compileShowing(ctx context.Context, src source, progress fun
 		progress(preparingLine(src))
 	}
 	r := <-done
-	if progress != nil {
+	if progress != nil && r.err == nil {
 		progress(t.preparedLine(src, cached, time.Since(began)))
 	}
 	return r.cm, r.err
+}
+
+// compileBounded compiles src, a plugin's module in a child under the
+// compile bounds first (compilebound.go), then in this process, which
+// reads the child's code from the cache.
+func (t *Transport) compileBounded(ctx context.Context, src source, checked bool) (engine.CompiledModule, error) {
+	if t.compileIsolated(src, checked) {
+		if err := t.compileInChild(ctx, src); err != nil && !errors.Is(err, errNoChild) {
+			return nil, err
+		}
+	}
+	return src.rt.r.CompileModule(ctx, src.bytes)
 }
 
 func sizeText(n int) string {

@@ -63,6 +63,19 @@ type Options struct {
 	// ProgressAfter is how long a compile runs before a progress line says
 	// so; default 500 ms.
 	ProgressAfter time.Duration
+	// CompileTime and CompileMemory bound the compile of a plugin's
+	// module (docs/protocol.md#limits): it runs in a child process, this
+	// binary started again (the package's init makes it a compile
+	// child), ended past either; defaults DefaultCompileTime and
+	// DefaultCompileMemory (ten times both in a binary built with the
+	// race detector, which slows the compiler that much). The memory
+	// bound is hard on Linux only.
+	CompileTime   time.Duration
+	CompileMemory uint64
+	// CompileInProcess compiles every module in this process, unbounded:
+	// for an app that cannot start its own binary again. A binary that
+	// fails to start again compiles in process too.
+	CompileInProcess bool
 	// FirstCompile, when set, is told of a module compiled for the first
 	// time into the cache on disk (none of its marks there: checked.go):
 	// a line before, saying what the wait is, and one after with its
@@ -109,6 +122,8 @@ func (o Options) withDefaults() Options {
 	o.StderrLine = orDefault(o.StderrLine, defaultStderrLine)
 	o.ProgressAfter = orDefault(o.ProgressAfter, defaultProgressAfter)
 	o.HostVersion = orDefault(o.HostVersion, defaultHostVersion)
+	o.CompileTime = orDefault(o.CompileTime, DefaultCompileTime*raceScale)
+	o.CompileMemory = orDefault(o.CompileMemory, DefaultCompileMemory*raceScale)
 	return o
 }
 

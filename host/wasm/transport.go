@@ -104,14 +104,22 @@ func newCache(o Options) (engine.CompilationCache, error) {
 // newRuntime makes a runtime. checks compiles modules with wazero's
 // termination checks, which let the host stop a runaway turn.
 func newRuntime(ctx context.Context, cache engine.CompilationCache, checks bool) (*engineRuntime, error) {
-	cfg, tablesLimited := engine.WithTableLimit(engine.NewRuntimeConfig(checks).WithCompilationCache(cache), maxTableEntries)
-	r := engine.NewRuntime(ctx, cfg)
+	r := engine.NewRuntime(ctx, runtimeConfig(cache, checks))
+	_, tablesLimited := engine.WithTableLimit(engine.NewRuntimeConfig(checks), maxTableEntries)
 	have, err := instantiateHostModules(ctx, r)
 	if err != nil {
 		_ = r.Close(ctx)
 		return nil, err
 	}
 	return &engineRuntime{r: r, have: have, checks: checks || engine.AlwaysChecks, tablesLimited: tablesLimited}, nil
+}
+
+// runtimeConfig is the compiler's configuration, the same in a compile
+// child (compilebound.go): the cache's entries are keyed by the module's
+// bytes, not by it.
+func runtimeConfig(cache engine.CompilationCache, checks bool) engine.RuntimeConfig {
+	cfg, _ := engine.WithTableLimit(engine.NewRuntimeConfig(checks).WithCompilationCache(cache), maxTableEntries)
+	return cfg
 }
 
 // Close ends every instance still running (the host stops them first; this

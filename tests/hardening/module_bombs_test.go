@@ -64,6 +64,46 @@ func TestDeepNestingRefusedAtBuild(t *testing.T) {
 	}
 }
 
+// A reactor of 20 KB whose _initialize is 2,000 memory.fill of 4096 bytes,
+// within every bound of the pre-pass, made build compile for 51 s and
+// 2 GB. Its compile runs in a child under the compile's bounds (1 GiB,
+// 60 s), which is ended at the memory's: build refuses it by the bound's
+// sentence, and the command and its child stay near the bound.
+func TestCompileBombRefusedAtBuild(t *testing.T) {
+	fill := []byte{0x41, 0, 0x41, 1, 0x41, 0x80, 0x20, 0xfc, 11, 0} // memory.fill(0, 1, 4096)
+	initialize := []byte{0}                                         // no locals
+	for range 2000 {
+		initialize = append(initialize, fill...)
+	}
+	initialize = append(initialize, 0x0b)
+	turn := []byte{0, 0x0b}
+	module := []byte{0, 'a', 's', 'm', 1, 0, 0, 0,
+		1, 4, 1, 0x60, 0, 0, // a type () -> ()
+		3, 3, 2, 0, 0, // two functions
+		5, 3, 1, 0, 1, // a memory of one page
+		7, 31, 2, 11, '_', 'i', 'n', 'i', 't', 'i', 'a', 'l', 'i', 'z', 'e', 0, 0,
+		13, 'e', 's', 'c', 'o', 'u', 'a', 'd', 'e', '-', 't', 'u', 'r', 'n', 0, 1,
+		10}
+	code := append(append(append([]byte{2}, uleb(len(initialize))...), initialize...), byte(len(turn)))
+	code = append(code, turn...)
+	module = append(append(module, uleb(len(code))...), code...)
+	dir := plugin{manifest: map[string]any{"name": "fills", "run": map[string]any{"wasm": "main.go"}}, id: "dev.escouade.hardening.fills"}.write(t)
+	writeFile(t, filepath.Join(dir, "plugin.wasm"), module)
+
+	began := time.Now()
+	stdout, stderr, code2, rss := cliRSS(t, "build", dir, "--home", t.TempDir())
+	t.Logf("build: exit %d after %s, peak RSS %d MB", code2, time.Since(began).Round(time.Second), rss>>20)
+	want := "compiling plugin.wasm took more than 1 GiB of memory (the bound on a module's compile)"
+	if code2 == 0 || !strings.Contains(stdout+stderr, want) {
+		t.Errorf("build exited %d with %q %q, want a failure saying %q", code2, stdout, stderr, want)
+	}
+	// Unbounded, the compile alone reached 2 GB; bounded, the child maps
+	// at most 1 GiB of data, beside its code and the command's own.
+	if rss > 1300<<20 {
+		t.Errorf("build's peak memory was %d MB, want under 1300 MB", rss>>20)
+	}
+}
+
 // A module growing its table (declared without a maximum) by 2^27 entries,
 // four times, added 1 GiB of host memory a grow. Its table's maximum is
 // lowered, so each grow fails (-1, the module exits with -1+2 = 1) and the
