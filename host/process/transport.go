@@ -3,13 +3,16 @@ package process
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // Transport starts run.command programs as processes: the process side of
@@ -24,6 +27,10 @@ type Transport struct {
 	Grace time.Duration
 	// Launcher starts its programs; nil gives each its own.
 	Launcher *Launcher
+	// PassEnv names more variables of the app's environment its programs
+	// get, beyond EnvironmentNames ("*" at the end of one is a prefix);
+	// nil passes none. An app that sets it shows them at install too.
+	PassEnv []string
 }
 
 // NewTransport is the transport of a host: its programs share one
@@ -49,7 +56,7 @@ func (t Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (trans
 	if l == nil {
 		l = NewLauncher()
 	}
-	p, err := l.Start(Spec{Dir: m.Dir, Command: m.Run.Command, Env: spec.Env, Stderr: spec.Stderr})
+	p, err := l.Start(Spec{Dir: m.Dir, Command: m.Run.Command, Env: t.environ(spec.Env), Stderr: spec.Stderr})
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +67,20 @@ func (t Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (trans
 		prog.Stop(ctx)
 	})
 	return prog, nil
+}
+
+// hostNames are the variables the host sets for a plugin
+// (docs/protocol.md#2-starting-the-program).
+var hostNames = []string{vocab.EnvPluginID, vocab.EnvPluginAPI, vocab.EnvVersion, vocab.EnvLang}
+
+// environ is what a program gets of env, the app's environment with the
+// host's variables (nil: the host's own): Environ of it, the host's
+// variables and PassEnv.
+func (t Transport) environ(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	return Environ(env, slices.Concat(hostNames, t.PassEnv)...)
 }
 
 // Close releases nothing: a process transport holds no shared state.
