@@ -130,7 +130,7 @@ func TestTransportPassesTheAllowedEnvironment(t *testing.T) {
 	own := []string{"ESCOUADE_LANG=fr", "ESCOUADE_PLUGIN_API=1", "ESCOUADE_PLUGIN_ID=dev.escouade.test", "ESCOUADE_VERSION=2.2.0"}
 	app := slices.Concat([]string{"PATH=/usr/bin:/bin", "HOME=/home/u", "LANG=C.UTF-8"}, secrets, own, fakeEnvVars(t, "env"))
 	m := &manifest.Manifest{Dir: t.TempDir(), Run: &manifest.Run{Command: []string{self}}}
-	tr := Transport{Grace: ignoredGrace, PassEnv: fakeEnvNames}
+	tr := Transport{Grace: ignoredGrace}.Passing(fakeEnvNames...)
 	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Env: app})
 	if err != nil {
 		t.Fatal(err)

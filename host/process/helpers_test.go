@@ -43,7 +43,7 @@ func fakeEnvVars(t testing.TB, mode string) []string {
 }
 
 // fakeEnvNames are the names of fakeEnvVars, which a Transport passes only
-// when told to (Transport.PassEnv).
+// when told to (Transport.Passing).
 var fakeEnvNames = []string{fakeEnv, "GORACE", "GOCOVERDIR"}
 
 // start starts spec and stops the program when the test ends.

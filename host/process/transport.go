@@ -27,10 +27,19 @@ type Transport struct {
 	Grace time.Duration
 	// Launcher starts its programs; nil gives each its own.
 	Launcher *Launcher
-	// PassEnv names more variables of the app's environment its programs
-	// get, beyond EnvironmentNames ("*" at the end of one is a prefix);
-	// nil passes none. An app that sets it shows them at install too.
-	PassEnv []string
+	// passEnv names more variables its programs get (Passing); a pointer
+	// keeps Transport comparable, as a value in an interface must be.
+	passEnv *[]string
+}
+
+// Passing is t whose programs also get the variables names of the app's
+// environment, beyond EnvironmentNames ("*" at the end of a name is a
+// prefix). The default passes none; an app that passes more shows them at
+// install too.
+func (t Transport) Passing(names ...string) Transport {
+	names = slices.Clone(names)
+	t.passEnv = &names
+	return t
 }
 
 // NewTransport is the transport of a host: its programs share one
@@ -75,12 +84,16 @@ var hostNames = []string{vocab.EnvPluginID, vocab.EnvPluginAPI, vocab.EnvVersion
 
 // environ is what a program gets of env, the app's environment with the
 // host's variables (nil: the host's own): Environ of it, the host's
-// variables and PassEnv.
+// variables and those it was told to pass.
 func (t Transport) environ(env []string) []string {
 	if env == nil {
 		env = os.Environ()
 	}
-	return Environ(env, slices.Concat(hostNames, t.PassEnv)...)
+	more := hostNames
+	if t.passEnv != nil {
+		more = slices.Concat(hostNames, *t.passEnv)
+	}
+	return Environ(env, more...)
 }
 
 // Close releases nothing: a process transport holds no shared state.
