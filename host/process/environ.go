@@ -159,8 +159,8 @@ func sentenceFor(goos, lang string) string {
 	list, proxies := strings.Join(plain, ", "), strings.Join(proxyNames[:4], ", ")
 	if lang == "fr" {
 		return "Il ne reçoit que ces variables de ton environnement, si tu les as : " + list +
-			", et " + proxies + " si elles ne contiennent ni utilisateur ni mot de passe ; aucune autre, donc ni les clés ni les jetons de l’app."
+			", et " + proxies + " si elles ne contiennent ni utilisateur ni mot de passe ; aucune autre : aucune clé ni aucun jeton de l’environnement d’Escouade."
 	}
 	return "It gets only these variables of your environment, where you have them: " + list +
-		", and " + proxies + " when they hold no user or password; no other, so not the app's keys or tokens."
+		", and " + proxies + " when they hold no user or password; no other: no key or token of Escouade's environment."
 }
