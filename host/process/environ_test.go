@@ -3,6 +3,7 @@ package process
 import (
 	"context"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -139,16 +140,20 @@ func TestTransportPassesTheAllowedEnvironment(t *testing.T) {
 	t.Cleanup(func() { p.Stop(stoppedNow(), ignoredGrace) })
 	got := readReport(t, p)
 	want := sorted(withToken(slices.Concat([]string{"PATH=/usr/bin:/bin", "HOME=/home/u", "LANG=C.UTF-8"}, own, fakeEnvVars(t, "env")), p))
-	// fakeEnvVars makes a new coverage folder at each call: compare names
-	// and values but that one's.
+	// fakeEnvVars makes a new coverage folder at each call: compare all
+	// but that one.
 	if diff := cmp.Diff(withoutCover(want), withoutCover(got.Env)); diff != "" {
 		t.Errorf("the program's environment (-want +got):\n%s", diff)
 	}
 	waitClosed(t, p.Done(), "exit")
 }
 
+// withoutCover is env without GOCOVERDIR and, on Windows, the SYSTEMROOT
+// exec.Cmd adds when the environment lacks it.
 func withoutCover(env []string) []string {
-	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, "GOCOVERDIR=") })
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		return strings.HasPrefix(kv, "GOCOVERDIR=") || runtime.GOOS == "windows" && strings.HasPrefix(strings.ToUpper(kv), "SYSTEMROOT=")
+	})
 }
 
 func FuzzEnviron(f *testing.F) {
