@@ -41,10 +41,9 @@ var windowsNames = []string{
 
 // proxyNames pass only when their value holds no "@": a proxy's address is
 // no secret, but user:password@ before it is one.
-var proxyNames = []string{
-	"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY",
-	"http_proxy", "https_proxy", "all_proxy", "no_proxy",
-}
+var proxyNames = slices.Concat(upperProxyNames, []string{"http_proxy", "https_proxy", "all_proxy", "no_proxy"})
+
+var upperProxyNames = []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"}
 
 // EnvironmentNames are the variables of the app's environment a plugin's
 // program gets on this system, where the app has them: a name ending in
@@ -53,19 +52,13 @@ var proxyNames = []string{
 func EnvironmentNames() []string { return namesFor(runtime.GOOS) }
 
 func namesFor(goos string) []string {
-	var names []string
 	switch goos {
 	case "windows":
-		names = slices.Clone(windowsNames)
+		return slices.Concat(windowsNames, upperProxyNames) // names ignore case there
 	case "darwin", "ios":
-		names = slices.Concat(unixNames, darwinNames)
-	default:
-		names = slices.Clone(unixNames)
+		return slices.Concat(unixNames, darwinNames, proxyNames)
 	}
-	if goos == "windows" {
-		return append(names, proxyNames[:4]...) // one spelling: names ignore case there
-	}
-	return append(names, proxyNames...)
+	return slices.Concat(unixNames, proxyNames)
 }
 
 // Environ is the environment of a plugin's program made from base, the
@@ -156,7 +149,7 @@ func sentenceFor(goos, lang string) string {
 			plain = append(plain, name)
 		}
 	}
-	list, proxies := strings.Join(plain, ", "), strings.Join(proxyNames[:4], ", ")
+	list, proxies := strings.Join(plain, ", "), strings.Join(upperProxyNames, ", ")
 	if lang == "fr" {
 		return "Il ne reçoit que ces variables de ton environnement, si tu les as : " + list +
 			", et " + proxies + " si elles ne contiennent ni utilisateur ni mot de passe ; aucune autre : aucune clé ni aucun jeton de l’environnement d’Escouade."
