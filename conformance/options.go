@@ -30,8 +30,10 @@ type Options struct {
 	AppVersion string
 	// Lang is initialize.lang and ESCOUADE_LANG; empty means DefaultLang.
 	Lang string
-	// Env is the environment the program starts with, before the
-	// ESCOUADE_* variables; nil means the bench's own.
+	// Env is the app's environment the program's is made from, before the
+	// ESCOUADE_* variables; nil means the bench's own. The process
+	// transport keeps only what docs/protocol.md#plugin-env lists, as the
+	// host's does.
 	Env []string
 	// Transports start programs by the kind of their run (give
 	// modules.Transports'); a run.command program without one here gets

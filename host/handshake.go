@@ -32,6 +32,8 @@ func InitializeParams(m *manifest.Manifest, appVersion, lang string) proto.Initi
 // PluginEnv is base, the app's environment, with the four ESCOUADE_
 // variables of a run.command plugin set
 // (docs/protocol.md#2-starting-the-program), in name order after the app's.
+// A transport gives its program only what docs/protocol.md#plugin-env
+// lists of it.
 func PluginEnv(base []string, id, appVersion, lang string) []string {
 	own := map[string]string{
 		vocab.EnvPluginID:  id,

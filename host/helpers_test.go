@@ -38,7 +38,8 @@ func fakeManifest(t *testing.T) *manifest.Manifest {
 // processTransports runs run.command programs as the CLI does: as
 // processes, each stop step taking grace.
 func processTransports(grace time.Duration) map[manifest.RunKind]transport.Transport {
-	return map[manifest.RunKind]transport.Transport{manifest.RunProcess: process.NewTransport(grace)}
+	t := process.NewTransport(grace).Passing("FAKE_PLUGIN") // the fake's mode: a plugin gets no other variable of the app's
+	return map[manifest.RunKind]transport.Transport{manifest.RunProcess: t}
 }
 
 // startHost makes a host whose plugin runs the fake in the given mode.

@@ -27,8 +27,9 @@ type Options struct {
 	Keychain keychain.Keychain
 	// Projects maps a project id to its folder (for .escouade.yml).
 	Projects func(id string) (dir string, ok bool)
-	// Env is the app's environment given to run.command programs; default
-	// os.Environ().
+	// Env is the app's environment, of which a run.command program gets
+	// only what docs/protocol.md#plugin-env lists (its transport filters
+	// it); default os.Environ().
 	Env []string
 	// Delays overrides the delay of host→plugin calls by method name (tests).
 	Delays map[string]time.Duration

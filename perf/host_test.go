@@ -54,7 +54,7 @@ func startHostRun(tb testing.TB, command []string, program string) *hostRig {
 		Home:       tb.TempDir(),
 		Keychain:   keychain.NewMemory(),
 		Env:        append(os.Environ(), programEnv+"="+program),
-		Transports: map[manifest.RunKind]transport.Transport{manifest.RunProcess: process.NewTransport(0)},
+		Transports: map[manifest.RunKind]transport.Transport{manifest.RunProcess: process.NewTransport(0).Passing(programEnv, programProfileEnv)},
 	})
 	p, err := h.Add(perfManifest(tb, command), host.Config{Admit: registry.AnyFolder})
 	if err != nil {

@@ -91,7 +91,7 @@ func startHosted(tb testing.TB) time.Duration {
 		Home:       tb.TempDir(),
 		Keychain:   keychain.NewMemory(),
 		Env:        append(os.Environ(), programEnv+"="+programInline),
-		Transports: map[manifest.RunKind]transport.Transport{manifest.RunProcess: process.NewTransport(0)},
+		Transports: map[manifest.RunKind]transport.Transport{manifest.RunProcess: process.NewTransport(0).Passing(programEnv, programProfileEnv)},
 	})
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), closeWait)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/escouade-dev/escouade-plugin/host/process"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
@@ -25,6 +26,10 @@ type Window struct {
 	Isolated  bool                 `json:"isolated"`
 	Asks      manifest.Permissions `json:"asks"`
 	Harnesses []string             `json:"harnesses,omitempty"`
+	// Environment, for a program on the person's computer (run.command, or
+	// the programs a module asks for), says which of their environment's
+	// variables it gets: no key or token of the app's.
+	Environment string `json:"environment,omitempty"`
 	// FetchNote says what limits.netMaxBytes gives when it is past what a
 	// net/fetch answer carries.
 	FetchNote string `json:"fetchNote,omitempty"`
@@ -50,6 +55,9 @@ func WindowOf(m *manifest.Manifest, lang string) Window {
 	w.FetchNote = fetchNote(m.Limits)
 	w.Runs, w.Isolated = runsSentence(m)
 	w.Harnesses = HarnessCommands(m)
+	if m.Run.Kind() == manifest.RunProcess || len(m.Permissions.Programs) > 0 {
+		w.Environment = process.EnvironmentSentence(lang)
+	}
 	return w
 }
 
@@ -129,6 +137,9 @@ func (w Window) Print(out io.Writer) {
 	}
 	if len(w.Asks.Programs) > 0 {
 		fmt.Fprintln(out, ProgramGrantSentence)
+	}
+	if w.Environment != "" {
+		fmt.Fprintln(out, w.Environment)
 	}
 	if w.FetchNote != "" {
 		fmt.Fprintln(out, w.FetchNote)

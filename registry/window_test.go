@@ -36,10 +36,10 @@ func TestInstallWindowEscapesControls(t *testing.T) {
 			t.Errorf("install text holds %q:\n%s", bad, text)
 		}
 	}
-	// Five lines: install, runs, programs, what a program grant gives,
-	// agents.
-	if got := strings.Count(text, "\n"); got != 5 {
-		t.Errorf("install text has %d lines, want 5 (a name faked a line):\n%s", got, text)
+	// Six lines: install, runs, programs, what a program grant gives,
+	// the environment a program gets, agents.
+	if got := strings.Count(text, "\n"); got != 6 {
+		t.Errorf("install text has %d lines, want 6 (a name faked a line):\n%s", got, text)
 	}
 	for _, want := range []string{`Install Evil\x1b[2J\x1b[H\nIt runs isolated`, `./run\x1b]0;title\a --x\x00`, `git\r\u202e`, `agent\x1b[8m acp\u2028`} {
 		if !strings.Contains(text, want) {

@@ -30,7 +30,10 @@ type window struct {
 	Runs     string // "Runs a program on your computer, with your rights"…
 	Command  string // the process's command line
 	Isolated bool
-	Caps     []capability
+	// Environment says which variables of the person's environment a
+	// program on their computer gets (the consent text's own).
+	Environment string
+	Caps        []capability
 	// Harnesses are the commands the agents of its harnesses run.
 	Harnesses []string
 
@@ -86,6 +89,7 @@ func (s *Server) installWindow(ctx context.Context, typed string) window {
 	w.ID, w.Name, w.Version, w.Description = m.ID, safetext.Line(m.Name.In(s.lang)), safetext.Line(m.Version), safetext.Line(m.Description.In(s.lang))
 	w.Runs, w.Command, w.Isolated = s.runs(m)
 	w.Harnesses = registry.HarnessCommands(m) // the consent text's own, escaped
+	w.Environment = registry.WindowOf(m, s.lang).Environment
 	reg, err := registry.Open(s.home)
 	if err != nil {
 		w.Error = err.Error()

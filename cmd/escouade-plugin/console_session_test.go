@@ -72,7 +72,7 @@ func reviewPluginDir(t *testing.T) (dir, log string) {
 	m := map[string]any{
 		"id": "dev.test.review", "name": "Review", "version": "1.0.0",
 		"escouade":   map[string]string{"api": "1"},
-		"run":        map[string]any{"command": []string{exe, "-test.run=^TestRegressPluginProcess$"}},
+		"run":        map[string]any{"command": []string{"env", "REVIEW_PLUGIN=1", "REVIEW_LOG=" + log, exe, "-test.run=^TestRegressPluginProcess$"}},
 		"activation": []string{"onCall"},
 	}
 	data, _ := json.Marshal(m)

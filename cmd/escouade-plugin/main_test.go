@@ -66,7 +66,7 @@ func pluginDir(t *testing.T, version string) string {
 	m := map[string]any{
 		"id": "dev.test.cli", "name": "CLI test", "version": version,
 		"escouade":    map[string]string{"api": "1"},
-		"run":         map[string]any{"command": []string{exe, "-test.run=^$"}},
+		"run":         map[string]any{"command": []string{"env", "FAKE_PLUGIN=1", exe, "-test.run=^$"}}, // a plugin gets only what its command gives of the environment
 		"activation":  []string{"onCall", "event:ticket.column"},
 		"permissions": map[string]any{"secrets": []string{"token"}},
 	}

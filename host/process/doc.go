@@ -1,6 +1,7 @@
 // Package process runs the program of a plugin that is a process: the OS
 // layer under the host's supervisor, with no JSON-RPC in it. It starts the
-// program in the plugin folder with the environment the host built, hands
+// program in the plugin folder with what of the environment the host built
+// a program needs (Environ: never the app's keys or tokens), hands
 // out its stdin and stdout pipes for the wire, turns its stderr into lines
 // (keeping the last few for a crash entry), reports how it ended, reads the
 // resident memory of its whole process tree, and stops it together with

@@ -42,6 +42,10 @@ func fakeEnvVars(t testing.TB, mode string) []string {
 	return []string{fakeEnv + "=" + mode, quickExit, "GOCOVERDIR=" + t.TempDir()}
 }
 
+// fakeEnvNames are the names of fakeEnvVars, which a Transport passes only
+// when told to (Transport.Passing).
+var fakeEnvNames = []string{fakeEnv, "GORACE", "GOCOVERDIR"}
+
 // start starts spec and stops the program when the test ends.
 func start(t testing.TB, spec Spec) *Process {
 	t.Helper()

@@ -3,13 +3,16 @@ package process
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // Transport starts run.command programs as processes: the process side of
@@ -24,6 +27,19 @@ type Transport struct {
 	Grace time.Duration
 	// Launcher starts its programs; nil gives each its own.
 	Launcher *Launcher
+	// passEnv names more variables its programs get (Passing); a pointer
+	// keeps Transport comparable, as a value in an interface must be.
+	passEnv *[]string
+}
+
+// Passing is t whose programs also get the variables names of the app's
+// environment, beyond EnvironmentNames ("*" at the end of a name is a
+// prefix). The default passes none; an app that passes more shows them at
+// install too.
+func (t Transport) Passing(names ...string) Transport {
+	names = slices.Clone(names)
+	t.passEnv = &names
+	return t
 }
 
 // NewTransport is the transport of a host: its programs share one
@@ -49,7 +65,7 @@ func (t Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (trans
 	if l == nil {
 		l = NewLauncher()
 	}
-	p, err := l.Start(Spec{Dir: m.Dir, Command: m.Run.Command, Env: spec.Env, Stderr: spec.Stderr})
+	p, err := l.Start(Spec{Dir: m.Dir, Command: m.Run.Command, Env: t.environ(spec.Env), Stderr: spec.Stderr})
 	if err != nil {
 		return nil, err
 	}
@@ -60,6 +76,24 @@ func (t Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (trans
 		prog.Stop(ctx)
 	})
 	return prog, nil
+}
+
+// hostNames are the variables the host sets for a plugin
+// (docs/protocol.md#2-starting-the-program).
+var hostNames = []string{vocab.EnvPluginID, vocab.EnvPluginAPI, vocab.EnvVersion, vocab.EnvLang}
+
+// environ is what a program gets of env, the app's environment with the
+// host's variables (nil: the host's own): Environ of it, the host's
+// variables and those it was told to pass.
+func (t Transport) environ(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	more := hostNames
+	if t.passEnv != nil {
+		more = slices.Concat(hostNames, *t.passEnv)
+	}
+	return Environ(env, more...)
 }
 
 // Close releases nothing: a process transport holds no shared state.

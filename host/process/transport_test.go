@@ -19,7 +19,7 @@ func launch(t *testing.T, ctx context.Context, mode string) transport.Program {
 		t.Fatal(err)
 	}
 	m := &manifest.Manifest{Dir: t.TempDir(), Run: &manifest.Run{Command: []string{self}}}
-	prog, err := Transport{Grace: ignoredGrace}.Launch(ctx, transport.LaunchSpec{Manifest: m, Env: fakeEnvVars(t, mode)})
+	prog, err := Transport{Grace: ignoredGrace}.Passing(fakeEnvNames...).Launch(ctx, transport.LaunchSpec{Manifest: m, Env: fakeEnvVars(t, mode)})
 	if err != nil {
 		t.Fatal(err)
 	}

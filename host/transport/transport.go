@@ -40,8 +40,9 @@ type Transport interface {
 // LaunchSpec is what a transport needs to start a program.
 type LaunchSpec struct {
 	Manifest *manifest.Manifest
-	// Env is the full environment of a program the system runs,
-	// ESCOUADE_* included. A transport whose programs take none leaves it:
+	// Env is the app's environment with the host's ESCOUADE_* variables;
+	// a transport gives its program only what docs/protocol.md#plugin-env
+	// lists of it. A transport whose programs take none leaves it:
 	// a module gets no environment (docs/protocol.md#loading-and-compiling).
 	Env []string
 	// Stderr receives each line the program writes on stderr.

@@ -29,12 +29,11 @@
 //     its group and its tree escapes (see host/process).
 //   - A program not found in PATH fails with -32004; a name with a path
 //     separator is refused with -32003, so only what PATH holds runs.
-//   - The program runs with the user's rights, but gets a minimal
-//     environment (MinimalEnv): PATH, HOME, LANG, LC_ALL, LC_CTYPE and TZ
-//     where the host has them (on Windows PATH, PATHEXT, SYSTEMROOT,
-//     WINDIR, COMSPEC, USERPROFILE, HOMEDRIVE, HOMEPATH, APPDATA,
-//     LOCALAPPDATA, LANG, TZ), TMPDIR (TEMP and TMP) naming a folder of the
-//     call's own under the plugin's temporary folder, removed after it,
-//     and on Linux ESCOUADE_INSTANCE_TOKEN. No other variable of the host's
-//     reaches it: the tokens and keys of the app's environment stay there.
+//   - The program runs with the user's rights, but gets the environment a
+//     process plugin gets (process.Environ, docs/protocol.md#plugin-env):
+//     the variables a program needs to run (PATH, HOME, the language…),
+//     TMPDIR (TEMP and TMP) naming a folder of the call's own under the
+//     plugin's temporary folder, removed after it, and on Linux
+//     ESCOUADE_INSTANCE_TOKEN. No other variable of the host's reaches it:
+//     the tokens and keys of the app's environment stay there.
 package procsvc

@@ -6,40 +6,12 @@ import (
 	"strings"
 )
 
-// passedNames are the host's variables a program of proc/run gets, where
-// the host has them: what finds programs (PATH; on Windows what runs
-// them), the user's folder (HOME, which git and ssh read their settings
-// from) and the language and time zone of what it writes. Nothing else
-// of the host's reaches it: no token, key or secret the app or its
-// shell holds.
-func passedNames() []string {
-	if runtime.GOOS == "windows" {
-		return []string{"PATH", "PATHEXT", "SYSTEMROOT", "WINDIR", "COMSPEC", "USERPROFILE", "HOMEDRIVE", "HOMEPATH", "APPDATA", "LOCALAPPDATA", "LANG", "TZ"}
-	}
-	return []string{"PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TZ"}
-}
-
 // tempNames are the variables that name the call's temporary folder.
 func tempNames() []string {
 	if runtime.GOOS == "windows" {
 		return []string{"TEMP", "TMP"}
 	}
 	return []string{"TMPDIR"}
-}
-
-// MinimalEnv is the environment of a program of proc/run, made from
-// lookup (os.LookupEnv: the host's): the passed names the host has. The
-// call adds its temporary folder (TMPDIR; TEMP and TMP on Windows) and,
-// on Linux, the instance token that finds what the program leaves
-// behind.
-func MinimalEnv(lookup func(string) (string, bool)) []string {
-	var env []string
-	for _, name := range passedNames() {
-		if v, ok := lookup(name); ok {
-			env = append(env, name+"="+v)
-		}
-	}
-	return env
 }
 
 // withTemp is env with the temporary folder dir, in place of any the env

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/process"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/services"
 	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
@@ -194,19 +195,24 @@ func TestNothingOutlivesTheTimeLimitNorTheInstance(t *testing.T) {
 	}
 }
 
-// TestMinimalEnvironment: a program gets PATH, HOME, the language, its
-// own temporary folder and the instance token; no other variable of the
-// host's, a planted secret least of all.
+// TestMinimalEnvironment: a program gets what process.Environ passes of
+// the host's environment, its own temporary folder and the instance
+// token; no other variable of the host's, a planted secret least of all.
 func TestMinimalEnvironment(t *testing.T) {
 	t.Setenv("FAKE_SECRET", "s3cret-planted")
 	t.Setenv("GITHUB_TOKEN", "ghp-planted")
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-planted")
+	t.Setenv("HTTPS_PROXY", "http://user:planted@proxy.example:3128")
 	svc := shService(t, t.TempDir(), nil)
 	got, err := callSh(svc, `env; echo "tmp=$TMPDIR"; test -d "$TMPDIR" && touch "$TMPDIR/left"`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	allowed := map[string]bool{"PATH": true, "HOME": true, "LANG": true, "LC_ALL": true, "LC_CTYPE": true, "TZ": true,
-		"TMPDIR": true, "ESCOUADE_INSTANCE_TOKEN": true, "PWD": true, "SHLVL": true, "_": true} // the last three are sh's own
+	allowed := map[string]bool{"TMPDIR": true, "ESCOUADE_INSTANCE_TOKEN": true, "PWD": true, "SHLVL": true, "_": true} // the last three are sh's own
+	for _, kv := range process.Environ(os.Environ()) {
+		name, _, _ := strings.Cut(kv, "=")
+		allowed[name] = true
+	}
 	var tmp string
 	for line := range strings.Lines(got.Stdout) {
 		name, value, _ := strings.Cut(strings.TrimSpace(line), "=")

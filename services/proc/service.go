@@ -44,7 +44,9 @@ type Config struct {
 
 	// LookPath finds a program; nil is exec.LookPath.
 	LookPath func(name string) (string, error)
-	// Env is the programs' environment; nil is MinimalEnv of the host's.
+	// Env is the programs' environment; nil is process.Environ of the
+	// host's: a plugin's program and the programs it is granted get the
+	// same variables (docs/protocol.md#plugin-env).
 	// Each call adds its own temporary folder.
 	Env []string
 	// AfterFunc is the clock of the time limit; nil is time.AfterFunc.
@@ -173,7 +175,7 @@ func (s *Service) command(path string, args []string, dir, stdin, tmp string, r 
 	cmd.Dir = dir
 	env := s.cfg.Env
 	if env == nil {
-		env = MinimalEnv(os.LookupEnv)
+		env = process.Environ(os.Environ())
 	}
 	cmd.Env = withTemp(env, tmp)
 	cmd.Stdin = strings.NewReader(stdin)

@@ -1,9 +1,9 @@
 // Command puppet is a hostile plugin program driven by its calls: the
 // method "do" carries a list of actions (write raw bytes on stdout or
-// stderr, send log notifications, call the host, flood it) that it plays
-// in order before answering, and may exit the instant its answer is
-// written. A file puppet.json in its folder may make it stop reading its
-// stdin once initialize is answered.
+// stderr, send log notifications, call the host, flood it, read its own
+// environment) that it plays in order before answering, and may exit the
+// instant its answer is written. A file puppet.json in its folder may
+// make it stop reading its stdin once initialize is answered.
 package main
 
 import (
@@ -39,6 +39,8 @@ type action struct {
 	KillAfter bool `json:"killAfter"`
 	// SplitAnswer writes the answer in two writes, the newline last.
 	SplitAnswer bool `json:"splitAnswer"`
+	// Env adds the program's environment to the answer.
+	Env bool `json:"env"`
 }
 
 // batchFlood is one line holding N requests of one method.
@@ -133,6 +135,9 @@ func play(m message) {
 			batch(*a.Batch)
 		case a.ExitAfter != nil:
 			exit = *a.ExitAfter
+		case a.Env:
+			b, _ := json.Marshal(os.Environ())
+			results = append(results, b)
 		}
 	}
 	if exit >= 0 || kill {
