@@ -44,6 +44,7 @@ type (
 
 	Module             = api.Module
 	Function           = api.Function
+	Global             = api.Global
 	FunctionDefinition = api.FunctionDefinition
 	ValueType          = api.ValueType
 	GoModuleFunction   = api.GoModuleFunction
