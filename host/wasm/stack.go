@@ -14,7 +14,7 @@ import (
 const (
 	// stackBudget is the bytes of weighted frames one instance's calls may
 	// hold at once (docs/protocol.md#limits).
-	stackBudget = 1 << 30
+	stackBudget = 16 << 20
 	// stackExport names the budget's global among the module's exports,
 	// for the host to tell its trap from any other.
 	stackExport = "escouade.stack-left"
@@ -356,9 +356,6 @@ func (s *stackRewrite) rewriteFunction(index uint64, body []byte) ([]byte, error
 	f.slots += local + vectors + uint64(t.vectors)
 	weight := int64(min(frameFixed+slotBytes*f.slots, stackBudget+1))
 	g := s.globals
-	if stackWeightHook != nil {
-		stackWeightHook(index, weight)
-	}
 
 	out := make([]byte, 0, len(body)+32+len(f.edits)*8)
 	out = appendULEB(out, groups+1)
@@ -514,5 +511,3 @@ func (s *stackRewrite) blockSlots(im *reader) uint64 {
 	im.off--
 	return s.typeSlots(im.u32())
 }
-
-var stackWeightHook func(index uint64, weight int64)
