@@ -149,3 +149,64 @@ func FuzzInstrumentStack(f *testing.F) {
 		}
 	})
 }
+
+// throwsDeep is a command whose _start, 20,000 times, calls a function
+// that recurses 8 deep and throws, and catches the exception in a
+// try_table: the frames the throw unwinds give nothing back, so the
+// budget is restored where the exception lands.
+var throwsDeep = rawModule(
+	section(secType, vec(typeVoid, typeI32)),
+	section(secFunc, vec([]byte{0}, []byte{1})),
+	section(secMemory, vec([]byte{0, 1})),
+	section(secTag, vec([]byte{0, 0})),
+	section(secExport, vec(append(name("_start"), kindFunc, 0), append(name("memory"), kindMemory, 0))),
+	section(secCode, vec(
+		sized([]byte{1, 1, i32,
+			opLoop, blockEmpty,
+			opBlock, blockEmpty,
+			opTryTable, blockEmpty, 1, 2, 0, // catch_all to the block
+			opI32Const, 8, opCall, 1,
+			opEnd, opEnd,
+			opLocalGet, 0, opI32Const, 1, opI32Add, opLocalTee, 0,
+			opI32Const, 0xa0, 0x9c, 0x01, opI32LtU, opBrIf, 0,
+			opEnd, opEnd}),
+		sized([]byte{0, opLocalGet, 0, opI32Eqz, opIf, blockEmpty, opThrow, 0, opEnd,
+			opLocalGet, 0, opI32Const, 1, opI32Sub, opCall, 1, opEnd}))))
+
+const secTag = 13
+
+// tailCalls is a command whose _start, 20,000 times, calls a function
+// that recurses 8 deep by tail calls.
+var tailCalls = commandOf([][]byte{typeVoid, typeI32}, []byte{0, 1},
+	[]byte{1, 1, i32,
+		opLoop, blockEmpty,
+		opI32Const, 8, opCall, 1,
+		opLocalGet, 0, opI32Const, 1, opI32Add, opLocalTee, 0,
+		opI32Const, 0xa0, 0x9c, 0x01, opI32LtU, opBrIf, 0,
+		opEnd, opEnd},
+	[]byte{0, opLocalGet, 0, opI32Eqz, opBrIf, 0,
+		opLocalGet, 0, opI32Const, 1, opI32Sub, opReturnCall, 1, opEnd})
+
+// A caught exception does not spend the budget of the frames it unwound,
+// and a tail call gives the caller's weight back. The host's runtimes run
+// neither, so these run on one with every feature on.
+func TestStackBudgetWithExceptionsAndTailCalls(t *testing.T) {
+	for name, module := range map[string][]byte{"exception": throwsDeep, "tail call": tailCalls} {
+		t.Run(name, func(t *testing.T) {
+			b, err := instrumentStack(module)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			r := engine.NewRuntime(ctx, engine.WithEveryFeature(engine.NewRuntimeConfig(true)))
+			defer r.Close(ctx)
+			mod, err := r.Instantiate(ctx, b) // runs _start
+			if err != nil {
+				t.Fatalf("_start: %v", err)
+			}
+			if left := int32(mod.ExportedGlobal(stackExport).Get()); left != stackBudget {
+				t.Errorf("the budget left is %d, want all of it, %d", left, stackBudget)
+			}
+		})
+	}
+}

@@ -93,6 +93,13 @@ func WithTableLimit(cfg RuntimeConfig, entries uint32) (RuntimeConfig, bool) {
 	return cfg.WithTableLimitElements(entries), true
 }
 
+// WithEveryFeature is cfg with every feature of WebAssembly 3.0 on, tail
+// calls and exceptions among them, which the host's runtimes leave off:
+// for tests of what must hold of such modules all the same.
+func WithEveryFeature(cfg RuntimeConfig) RuntimeConfig {
+	return cfg.WithCoreFeatures(api.CoreFeaturesV3)
+}
+
 // NewRuntime makes a runtime of cfg.
 func NewRuntime(ctx context.Context, cfg RuntimeConfig) Runtime {
 	return wazy.NewRuntimeWithConfig(ctx, cfg)
