@@ -420,7 +420,7 @@ func (s *stackRewrite) walk(index uint64, code []byte, locals uint64) (frame, er
 	for depth > 0 && !r.done() {
 		at := r.off
 		op := r.instruction()
-		im := &reader{b: code, off: at + 1}
+		im := reader{b: code, off: at + 1}
 		if makesValue(op) {
 			f.slots++
 		}
@@ -445,7 +445,7 @@ func (s *stackRewrite) walk(index uint64, code []byte, locals uint64) (frame, er
 			f.slots += s.typeSlots(im.u32())
 		case opBlock, opLoop, opIf, opTry, opTryTable:
 			depth++
-			f.slots += s.blockSlots(im)
+			f.slots += s.blockSlots(&im)
 			f.handlers = f.handlers || op == opTry || op == opTryTable
 			if op == opLoop {
 				f.edits = append(f.edits, stackEdit{at: r.off})
