@@ -49,6 +49,12 @@ type stackRewrite struct {
 	newTypes  [][]byte // types () -> results added for the body's block
 }
 
+// rawSection is a section of a module: its id and its bytes.
+type rawSection struct {
+	id   byte
+	body []byte
+}
+
 // instrumentStack returns b with every function rewritten to take its
 // weight from the budget, the budget's global added and exported. Bytes
 // that are not a WebAssembly binary are returned as they are.
@@ -56,78 +62,100 @@ func instrumentStack(b []byte) ([]byte, error) {
 	if len(b) < 8 || string(b[:4]) != "\x00asm" || string(b[4:8]) != "\x01\x00\x00\x00" {
 		return b, nil
 	}
-	type section struct {
-		id   byte
-		body []byte
-	}
-	var sections []section
-	r := &reader{b: b, off: 8}
-	for !r.done() {
-		id := r.byte()
-		body := r.bytes(r.u32())
-		sections = append(sections, section{id, body})
-	}
-	if r.err != nil {
-		return nil, stackRefusal("its sections cannot be read: %v", r.err)
+	sections, err := splitSections(b)
+	if err != nil {
+		return nil, err
 	}
 	s := &stackRewrite{}
-	var out []section
+	var out []rawSection
 	var haveGlobals, haveExports bool
 	typeAt := -1
 	for _, sec := range sections {
 		if !haveGlobals && placedAfter(sec.id, sectionGlobal) {
-			out, haveGlobals = append(out, section{sectionGlobal, s.globalsWithBudget(nil)}), true
+			out, haveGlobals = append(out, rawSection{sectionGlobal, s.globalsWithBudget(nil)}), true
 		}
 		if !haveExports && placedAfter(sec.id, sectionExport) {
-			out, haveExports = append(out, section{sectionExport, s.exportsWithBudget(nil)}), true
+			out, haveExports = append(out, rawSection{sectionExport, s.exportsWithBudget(nil)}), true
 		}
-		var err error
 		switch sec.id {
 		case sectionType:
-			typeAt, err = len(out), s.readTypes(sec.body)
-		case sectionImport:
-			err = s.readImports(sec.body)
-		case sectionFunction:
-			err = s.readFunctions(sec.body)
+			typeAt = len(out)
 		case sectionGlobal:
-			err = s.countGlobals(sec.body)
-			sec.body, haveGlobals = s.globalsWithBudget(sec.body), true
+			haveGlobals = true
 		case sectionExport:
-			sec.body, haveExports = s.exportsWithBudget(sec.body), true
-		case sectionCode:
-			sec.body, err = s.rewriteCode(sec.body)
+			haveExports = true
 		}
-		if err != nil {
+		if sec.body, err = s.rewriteSection(sec); err != nil {
 			return nil, err
 		}
 		out = append(out, sec)
 	}
 	if !haveGlobals {
-		out = append(out, section{sectionGlobal, s.globalsWithBudget(nil)})
+		out = append(out, rawSection{sectionGlobal, s.globalsWithBudget(nil)})
 	}
 	if !haveExports {
-		out = append(out, section{sectionExport, s.exportsWithBudget(nil)})
+		out = append(out, rawSection{sectionExport, s.exportsWithBudget(nil)})
 	}
-	if len(s.newTypes) > 0 {
-		if typeAt < 0 { // no type section: it comes first
-			out, typeAt = append([]section{{id: sectionType}}, out...), 0
-		}
+	if typeAt >= 0 && len(s.newTypes) > 0 { // new types need functions, which need a type section
 		out[typeAt].body = s.typesWithNew(out[typeAt].body)
 	}
-	b = append(make([]byte, 0, len(b)+len(b)/8), b[:8]...)
-	for _, sec := range out {
-		b = append(appendULEB(append(b, sec.id), uint64(len(sec.body))), sec.body...)
-	}
-	return b, nil
+	return joinSections(b[:8], out, len(b)+len(b)/8), nil
 }
 
-// placedAfter says whether a section of id comes after the section want
-// in a module's order (the tag section, 13, comes before the globals).
+// rewriteSection reads what the rewrite needs of a section and returns
+// its body as rewritten: the globals and exports with the budget's, the
+// code with each function's weight.
+func (s *stackRewrite) rewriteSection(sec rawSection) ([]byte, error) {
+	switch sec.id {
+	case sectionType:
+		return sec.body, s.readTypes(sec.body)
+	case sectionImport:
+		return sec.body, s.readImports(sec.body)
+	case sectionFunction:
+		return sec.body, s.readFunctions(sec.body)
+	case sectionGlobal:
+		err := s.countGlobals(sec.body)
+		return s.globalsWithBudget(sec.body), err
+	case sectionExport:
+		return s.exportsWithBudget(sec.body), nil
+	case sectionCode:
+		return s.rewriteCode(sec.body)
+	}
+	return sec.body, nil
+}
+
+// splitSections reads a module's sections, after its header.
+func splitSections(b []byte) ([]rawSection, error) {
+	var sections []rawSection
+	r := &reader{b: b, off: 8}
+	for !r.done() {
+		id := r.byte()
+		sections = append(sections, rawSection{id, r.bytes(r.u32())})
+	}
+	if r.err != nil {
+		return nil, stackRefusal("its sections cannot be read: %v", r.err)
+	}
+	return sections, nil
+}
+
+// joinSections writes a module of a header and sections.
+func joinSections(header []byte, sections []rawSection, size int) []byte {
+	b := append(make([]byte, 0, size), header...)
+	for _, sec := range sections {
+		b = append(appendULEB(append(b, sec.id), uint64(len(sec.body))), sec.body...)
+	}
+	return b
+}
+
+// sectionOrder is where each known section comes in a module (the tag
+// section, 13, before the globals; the data count, 12, before the code).
+var sectionOrder = map[byte]int{sectionType: 1, sectionImport: 2, sectionFunction: 3, sectionTable: 4, sectionMemory: 5, 13: 6,
+	sectionGlobal: 7, sectionExport: 8, 8: 9, sectionElement: 10, 12: 11, sectionCode: 12, sectionData: 13}
+
+// placedAfter says whether a section of id comes after the section want.
 func placedAfter(id, want byte) bool {
-	order := map[byte]int{sectionType: 1, sectionImport: 2, sectionFunction: 3, sectionTable: 4, sectionMemory: 5, 13: 6,
-		sectionGlobal: 7, sectionExport: 8, 8: 9, sectionElement: 10, 12: 11, sectionCode: 12, sectionData: 13}
-	o, ok := order[id]
-	return ok && o > order[want]
+	o, ok := sectionOrder[id]
+	return ok && o > sectionOrder[want]
 }
 
 func stackRefusal(format string, args ...any) error {
@@ -332,41 +360,25 @@ func (s *stackRewrite) rewriteFunction(index uint64, body []byte) ([]byte, error
 		return nil, stackRefusal("function %d has type %d, past its %d types", index, typeIndex, len(s.types))
 	}
 	t := s.types[typeIndex]
-	r := &reader{b: body}
-	var locals, vectors uint64
-	groups := r.u32()
-	groupsEnd := r.off
-	for g := groups; g > 0 && r.err == nil; g-- {
-		n := r.u32()
-		if r.valType() {
-			vectors += n
-		}
-		locals += n
+	d := readLocals(body)
+	if d.err != nil {
+		return nil, stackRefusal("function %d cannot be read: %v", index, d.err)
 	}
-	if r.err != nil {
-		return nil, stackRefusal("function %d cannot be read: %v", index, r.err)
-	}
-	declared := body[:r.off]
-	code := body[r.off:]
-	local := uint64(t.params) + locals
+	groups, code := d.groups, body[d.end:]
+	local := uint64(t.params) + d.locals
 	f, err := s.walk(index, code, local)
 	if err != nil {
 		return nil, err
 	}
-	f.slots += local + vectors + uint64(t.vectors)
+	f.slots += local + d.vectors + uint64(t.vectors)
 	weight := int64(min(frameFixed+slotBytes*f.slots, stackBudget+1))
 	g := s.globals
 
 	out := make([]byte, 0, len(body)+32+len(f.edits)*8)
 	out = appendULEB(out, groups+1)
-	out = append(out, declared[groupsEnd:]...)
+	out = append(out, body[d.groupsAt:d.end]...)
 	out = append(out, 1, 0x7f) // the budget inside this function
-	out = append(appendULEB(append(out, 0x23), g), opI32Const)
-	out = append(appendSLEB(out, weight), 0x6b) // i32.sub
-	out = appendULEB(append(out, 0x22), local)  // local.tee
-	out = appendULEB(append(out, 0x24), g)
-	out = appendULEB(append(out, opLocalGet), local)
-	out = append(out, opI32Const, 0, 0x48, opIf, blockEmpty, opUnreachable, opEnd) // i32.lt_s: spent
+	out = takeWeight(out, local, g, weight)
 	out = append(append(out, opBlock), s.blockType(t)...)
 	at := 0
 	for _, e := range f.edits {
@@ -380,6 +392,42 @@ func (s *stackRewrite) rewriteFunction(index uint64, body []byte) ([]byte, error
 	}
 	out = append(append(out, code[at:f.end]...), opEnd)
 	return append(giveBack(out, local, g, weight), opEnd), nil
+}
+
+// declaredLocals is what a body's declaration of its locals says: how
+// many groups, where the first starts and the code begins, how many
+// locals, how many of them vectors.
+type declaredLocals struct {
+	groups, locals, vectors uint64
+	groupsAt, end           int
+	err                     error
+}
+
+func readLocals(body []byte) declaredLocals {
+	r := &reader{b: body}
+	d := declaredLocals{groups: r.u32()}
+	d.groupsAt = r.off
+	for g := d.groups; g > 0 && r.err == nil; g-- {
+		n := r.u32()
+		if r.valType() {
+			d.vectors += n
+		}
+		d.locals += n
+	}
+	d.end, d.err = r.off, r.err
+	return d
+}
+
+// takeWeight appends the code that takes a function's weight from the
+// budget, keeps what is left in the function's local, and traps when it
+// is below zero.
+func takeWeight(out []byte, local, global uint64, weight int64) []byte {
+	out = append(appendULEB(append(out, 0x23), global), opI32Const)
+	out = append(appendSLEB(out, weight), 0x6b) // i32.sub
+	out = appendULEB(append(out, 0x22), local)  // local.tee
+	out = appendULEB(append(out, 0x24), global)
+	out = appendULEB(append(out, opLocalGet), local)
+	return append(out, opI32Const, 0, 0x48, opIf, blockEmpty, opUnreachable, opEnd) // i32.lt_s: spent
 }
 
 // giveBack appends the code that gives a function's weight back to the
