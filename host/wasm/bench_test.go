@@ -9,7 +9,8 @@ package wasm
 // copies stdin to stdout) by the transport, by a direct wazero call of the
 // same export (with and without the termination checks the limits need),
 // by a command module's blocking read, and by an OS process (cat) over
-// pipes. Start times Launch to the first answer with a warm cache (in
+// pipes; go/direct/stack is go/direct/checks with the module rewritten to
+// bound its native stack (stack.go), what every plugin's module now is. Start times Launch to the first answer with a warm cache (in
 // memory, on disk) and a cold one; Idle is the memory of an idle instance;
 // RunawayStop how far past its limit an endless loop runs; LoopChecks what
 // the termination checks cost a guest's loop; New what a host pays once.
@@ -66,6 +67,13 @@ func BenchmarkTurn(b *testing.B) {
 	})
 	b.Run("go/direct/checks", func(b *testing.B) { directTurns(b, "reactor", true) })
 	b.Run("go/direct/nochecks", func(b *testing.B) { directTurns(b, "reactor", false) })
+	b.Run("go/direct/stack", func(b *testing.B) {
+		module, err := instrumentStack(fixture(b, "reactor"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		directTurnsOf(b, module, true)
+	})
 	b.Run("process/cat", func(b *testing.B) {
 		cat, err := exec.LookPath("cat")
 		if err != nil {
@@ -85,13 +93,18 @@ func BenchmarkTurn(b *testing.B) {
 // directTurns calls a reactor's escouade-turn with wazero alone: the line
 // in a reader, the answer in a buffer, no goroutine between.
 func directTurns(b *testing.B, fixtureName string, checks bool) {
+	directTurnsOf(b, fixture(b, fixtureName), checks)
+}
+
+// directTurnsOf is directTurns of a module's bytes.
+func directTurnsOf(b *testing.B, module []byte, checks bool) {
 	ctx := context.Background()
 	r := engine.NewRuntime(ctx, engine.NewRuntimeConfig(checks))
 	defer r.Close(ctx)
 	engine.MustInstantiateWASI(ctx, r)
 	in := newStdin(true, 1<<20, &countingClock{})
 	var out lineSink
-	mod, err := r.InstantiateModule(ctx, mustCompile(b, r, fixture(b, fixtureName)),
+	mod, err := r.InstantiateModule(ctx, mustCompile(b, r, module),
 		engine.NewModuleConfig().WithStdin(in).WithStdout(&out).WithStartFunctions("_initialize"))
 	if err != nil {
 		b.Fatal(err)
@@ -286,5 +299,39 @@ func BenchmarkNew(b *testing.B) {
 			b.Fatal(err)
 		}
 		_ = tr.Close(context.Background())
+	}
+}
+
+// BenchmarkStackBudget is what the stack's budget costs a call at worst,
+// in functions that do nothing else: a tree of 131,070 calls (callTree)
+// run by its _start, as compiled and as rewritten (stack.go). Run the two
+// in turn, one process each:
+//
+//	go test -c -o wasm.test ./host/wasm/ && cd host/wasm && for i in 1 2 3 4 5 6; do ../../wasm.test -test.run '^$' -test.bench StackBudget -test.benchtime 300x; done
+func BenchmarkStackBudget(b *testing.B) {
+	rewritten, err := instrumentStack(callTree(16))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		module []byte
+	}{{"plain", callTree(16)}, {"budget", rewritten}} {
+		b.Run(c.name, func(b *testing.B) {
+			ctx := context.Background()
+			r := engine.NewRuntime(ctx, engine.NewRuntimeConfig(true))
+			defer r.Close(ctx)
+			mod, err := r.InstantiateModule(ctx, mustCompile(b, r, c.module), engine.NewModuleConfig().WithStartFunctions())
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := mod.ExportedFunction(startExport)
+			b.ResetTimer()
+			for range b.N {
+				if err := start.CallWithStack(ctx, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

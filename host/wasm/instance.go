@@ -49,6 +49,10 @@ type instance struct {
 	done chan struct{}
 	exit transport.Exit // set before done is closed
 
+	// stackLeft is the budget of the instance's native stack (stack.go),
+	// set by run once instantiated, read by run's exitOf.
+	stackLeft engine.Global
+
 	// bytecode is the cache file of the bytecode mounted in /bundle, ""
 	// if none: dropped if the start fails (dropBytecode).
 	bytecode string
@@ -194,6 +198,7 @@ func (i *instance) run(life context.Context, cfg engine.ModuleConfig, started ch
 		i.finish()
 		return
 	}
+	i.stackLeft = mod.ExportedGlobal(stackExport)
 	var exit transport.Exit
 	if i.mod.shape == reactor {
 		exit = i.serveReactor(mod)
@@ -312,7 +317,16 @@ func (i *instance) exitOf(err error) transport.Exit {
 	case errors.As(err, &exit):
 		return transport.Exit{Kind: transport.Exited, Code: int(exit.ExitCode())}
 	}
+	if i.stackSpent() {
+		return transport.Exit{Kind: transport.Trapped, Detail: stackOverflow}
+	}
 	return transport.Exit{Kind: transport.Trapped, Detail: firstLine(err.Error())}
+}
+
+// stackSpent says whether the instance's calls spent its stack's budget
+// (stack.go): a trap that leaves the budget below zero is the budget's.
+func (i *instance) stackSpent() bool {
+	return i.stackLeft != nil && int32(i.stackLeft.Get()) < 0
 }
 
 // ExitMapper is implemented by a JS engine that ends its instance for

@@ -62,6 +62,11 @@ type source struct {
 	// trusted is the host's own module (the JS engine), compiled in
 	// process: a plugin's is compiled under the bounds (compilebound.go).
 	trusted bool
+	// ownStack says the module bounds its native stack itself: the JS
+	// engine, the host's own code, whose recursion ends at its 1 MB C
+	// stack (docs/RATIONALE.md, "The native stack of a module"). Any
+	// other module gets the host's bound (stack.go).
+	ownStack bool
 }
 
 // module returns the plugin's compiled module, compiling it the first
@@ -116,7 +121,7 @@ func (t *Transport) source(m *manifest.Manifest) (source, error) {
 			return source{}, errors.New("this Escouade has no JS engine to run run.js")
 		}
 		b := t.o.JS.Module()
-		return source{name: "the JS engine", bytes: b, hash: digest(b), rt: t.js, trusted: true}, nil
+		return source{name: "the JS engine", bytes: b, hash: digest(b), rt: t.js, trusted: true, ownStack: true}, nil
 	}
 	return source{}, fmt.Errorf("its program is not a module (run is %q)", m.Run.Kind())
 }
@@ -209,6 +214,11 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 	checked := t.bodiesChecked(src.hash)
 	if src.bytes, mod.err = boundedAgain(src.bytes, t.o.Memory, checked, src.rt.tablesLimited); mod.err != nil {
 		return
+	}
+	if !src.ownStack {
+		if src.bytes, mod.err = instrumentStack(src.bytes); mod.err != nil {
+			return
+		}
 	}
 	if !checked && t.o.CacheDir != "" && t.o.FirstCompile != nil {
 		began := time.Now()

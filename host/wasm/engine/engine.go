@@ -44,6 +44,7 @@ type (
 
 	Module             = api.Module
 	Function           = api.Function
+	Global             = api.Global
 	FunctionDefinition = api.FunctionDefinition
 	ValueType          = api.ValueType
 	GoModuleFunction   = api.GoModuleFunction
@@ -90,6 +91,13 @@ func NewRuntimeConfig(checks bool) RuntimeConfig {
 // says the runtime has no such bound, and cfg is as it was.
 func WithTableLimit(cfg RuntimeConfig, entries uint32) (RuntimeConfig, bool) {
 	return cfg.WithTableLimitElements(entries), true
+}
+
+// WithEveryFeature is cfg with every feature of WebAssembly 3.0 on, tail
+// calls and exceptions among them, which the host's runtimes leave off:
+// for tests of what must hold of such modules all the same.
+func WithEveryFeature(cfg RuntimeConfig) RuntimeConfig {
+	return cfg.WithCoreFeatures(api.CoreFeaturesV3)
 }
 
 // NewRuntime makes a runtime of cfg.
