@@ -49,6 +49,7 @@ func Example_app() {
 	// Install Notes (Python) 0.1.0 (dev.escouade.example.python-notes)
 	// It runs a program on your computer, with your rights: python3 notes.py.
 	// It asks for secrets: token
+	// It gets only these variables of your environment, where you have them: PATH, HOME, USER, LOGNAME, SHELL, TMPDIR, LANG, LANGUAGE, LC_*, TZ, XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, XDG_STATE_HOME, XDG_CONFIG_DIRS, XDG_DATA_DIRS, and HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY when they hold no user or password; no other: no key or token of Escouade's environment.
 	// Install Fake ACP 1.0.0 (dev.escouade.fake-acp)
 	// It runs no program of its own: it only describes what it adds.
 	// Its agents run a program on your computer, with your rights: fake-acp

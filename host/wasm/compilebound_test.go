@@ -97,7 +97,11 @@ func TestCompileInChildFillsTheCache(t *testing.T) {
 	cache := t.TempDir()
 	tr := newTransport(t, Options{CacheDir: cache})
 	module := fills(10)
-	if err := tr.compileInChild(context.Background(), source{name: ModuleFile, bytes: module}); err != nil {
+	compiled, err := tr.rewritten(source{name: ModuleFile, bytes: module, rt: tr.rt}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.compileInChild(context.Background(), source{name: ModuleFile, bytes: compiled}); err != nil {
 		t.Fatal(err)
 	}
 	if n := CachedModules(cache, ""); n != 1 {
@@ -111,7 +115,7 @@ func TestCompileInChildFillsTheCache(t *testing.T) {
 	}
 
 	invalid := encode(nil, []wasmFunc{{export: "_initialize", body: []byte{opI32Const, 0}}}, 1) // leaves a value
-	err := tr.Precompile(context.Background(), pluginDir(t, invalid, nil), nil)
+	err = tr.Precompile(context.Background(), pluginDir(t, invalid, nil), nil)
 	if err == nil || !strings.HasPrefix(err.Error(), "its module does not compile: ") {
 		t.Errorf("Precompile of an invalid module returned %v, want the compiler's refusal", err)
 	}

@@ -212,13 +212,8 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 	defer close(mod.ready)
 	t.compiles.Add(1)
 	checked := t.bodiesChecked(src.hash)
-	if src.bytes, mod.err = boundedAgain(src.bytes, t.o.Memory, checked, src.rt.tablesLimited); mod.err != nil {
+	if src.bytes, mod.err = t.rewritten(src, checked); mod.err != nil {
 		return
-	}
-	if !src.ownStack {
-		if src.bytes, mod.err = instrumentStack(src.bytes); mod.err != nil {
-			return
-		}
 	}
 	if !checked && t.o.CacheDir != "" && t.o.FirstCompile != nil {
 		began := time.Now()
@@ -246,6 +241,18 @@ func (t *Transport) compile(ctx context.Context, mod *module, src source, progre
 	if src.trusted || !t.o.CompileInProcess {
 		t.rememberChecked(src.hash) // a mark skips the compile's bounds: not for a plugin's module compiled without them
 	}
+}
+
+// rewritten is src's bytes as they are compiled: held to the host's
+// bounds again (bounds.go) and, unless the module bounds its own stack,
+// given its stack budget (stack.go). The compile cache is keyed by these
+// bytes, so the child and the host compile the same.
+func (t *Transport) rewritten(src source, checked bool) ([]byte, error) {
+	b, err := boundedAgain(src.bytes, t.o.Memory, checked, src.rt.tablesLimited)
+	if err != nil || src.ownStack {
+		return b, err
+	}
+	return instrumentStack(b)
 }
 
 // compileShowing compiles src; past Options.ProgressAfter it says what it
