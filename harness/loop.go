@@ -227,15 +227,16 @@ func (s *Session) emit(it acp.Item) {
 	s.deliver(it)
 }
 
+// deliver stores an item, then shows it: an item a person saw is one the
+// conversation kept, even if the host is killed between the two.
 func (s *Session) deliver(it acp.Item) {
+	if s.opts.Store != nil {
+		if err := s.opts.Store.Append(s.opts.Agent, it); err != nil && !s.loop.saveFailed {
+			s.loop.saveFailed = true
+			defer s.opts.OnItem(noticeItem(fmt.Sprintf("cannot save the conversation: %v", err)))
+		}
+	}
 	s.opts.OnItem(it)
-	if s.opts.Store == nil {
-		return
-	}
-	if err := s.opts.Store.Append(s.opts.Agent, it); err != nil && !s.loop.saveFailed {
-		s.loop.saveFailed = true
-		s.opts.OnItem(noticeItem(fmt.Sprintf("cannot save the conversation: %v", err)))
-	}
 }
 
 // appModeOf is the app mode that acp.modes (or readOnlyMode) maps to the

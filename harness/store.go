@@ -167,11 +167,17 @@ func (s *Store) Append(agent string, items ...acp.Item) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	f, err := os.OpenFile(s.conversationPath(agent), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(s.conversationPath(agent), os.O_CREATE|os.O_APPEND|os.O_RDWR, 0o600)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(f)
+	if cut, err := endsCut(f); err != nil {
+		f.Close()
+		return err
+	} else if cut {
+		w.WriteByte('\n') // a kill cut the last item: it alone stays unreadable
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, it := range items {
@@ -324,4 +330,18 @@ func (s *Store) activity(agent string) (time.Time, int) {
 			return when, n
 		}
 	}
+}
+
+// endsCut reports whether f, not empty, does not end with a newline: its
+// last line was cut by a kill in the middle of its write.
+func endsCut(f *os.File) (bool, error) {
+	info, err := f.Stat()
+	if err != nil || info.Size() == 0 {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, info.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }

@@ -48,3 +48,33 @@ func TestConversationEndReadsTheEndAndCountsTheWhole(t *testing.T) {
 		t.Errorf("no bytes: %d items of %d", len(none), n)
 	}
 }
+
+// A kill in the middle of an item's write leaves a cut last line: the
+// next item starts a line of its own, so only the cut one is lost.
+func TestAppendAfterACutLineKeepsTheNextItem(t *testing.T) {
+	home := t.TempDir()
+	st, err := OpenStore(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Append("a1", acp.Item{Type: acp.TypeText, Text: "before"}); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := os.OpenFile(filepath.Join(home, StoreDir, "a1.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"type":"text","text":"cu`) // the kill
+	f.Close()
+	if err := st.Append("a1", acp.Item{Type: acp.TypeText, Text: "after"}); err != nil {
+		t.Fatal(err)
+	}
+	items, err := st.Conversation("a1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, it := range items {
+		texts = append(texts, it.Text)
+	}
+	if strings.Join(texts, ",") != "before,after" {
+		t.Errorf("items after a cut line: %q, want before and after", texts)
+	}
+}
