@@ -57,12 +57,14 @@ func (o *output) write(lines []string) error {
 	var first error
 	for _, line := range lines {
 		n := int64(len(line) + 1)
-		if o.size > 0 && o.size+n > o.maxSize {
-			first = cmp.Or(first, o.flush(chunk), o.rotate())
+		if pending := o.size + int64(len(chunk)); pending > 0 && pending+n > o.maxSize {
+			first = cmp.Or(first, o.flush(chunk))
 			chunk = chunk[:0]
+			if o.size > 0 { // a file that holds nothing is not rotated over the history
+				first = cmp.Or(first, o.rotate())
+			}
 		}
 		chunk = append(append(chunk, line...), '\n')
-		o.size += n
 	}
 	return cmp.Or(first, o.flush(chunk))
 }
@@ -74,7 +76,11 @@ func (o *output) flush(chunk []byte) error {
 	if o.file == nil {
 		return errNotOpen
 	}
-	if _, err := o.file.Write(chunk); err != nil {
+	// Only what was written counts: on a full disk the file does not grow,
+	// and is not rotated over <id>.log.1 as if it had.
+	n, err := o.file.Write(chunk)
+	o.size += int64(n)
+	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	return nil
