@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/registry"
@@ -26,11 +27,11 @@ func (p *Plugin) admitStart(m *manifest.Manifest) error {
 // program), once it has answered initialize and again once it has ended,
 // and says in the journal under tag what it recorded that was not there:
 // its next start takes that as its own.
-func (p *Plugin) settle(m *manifest.Manifest, tag string) {
+func (p *Plugin) settle(m *manifest.Manifest, launched time.Time, tag string) {
 	if p.admit != nil {
 		return
 	}
-	what, err := registry.Settle(p.h.opts.Home, m)
+	what, err := registry.Settle(p.h.opts.Home, m, launched)
 	switch {
 	case err != nil:
 		p.journal.Write(tag, "what its program wrote in its own folder could not be recorded ("+err.Error()+"): its next start asks for a review")

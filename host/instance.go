@@ -44,6 +44,9 @@ type instance struct {
 	// writing is held while a request is written to the program, so that
 	// the flush of the queue hands over to what comes next in order.
 	writing sync.Mutex
+	// launchedAt is when its program was launched, after the start's
+	// check: what changed in its folder before is not the program's doing.
+	launchedAt time.Time
 	// noAttach is set when the program's initialize answer says
 	// capabilities.attach false: agent/attach is then never written to it.
 	noAttach atomic.Bool
@@ -78,13 +81,13 @@ func (i *instance) run(spec transport.LaunchSpec) {
 	}
 	p.journal.Write(journal.TagStart, "started, "+i.prog.ID().Name)
 	if i.handshake() {
-		p.settle(i.manifest, journal.TagReady)
+		p.settle(i.manifest, i.launchedAt, journal.TagReady)
 	}
 	i.waitEnd()
 	i.conn.Close()
 	i.svc.close()
 	_ = i.prog.Stop(stoppedNow())
-	p.settle(i.manifest, journal.TagStop)
+	p.settle(i.manifest, i.launchedAt, journal.TagStop)
 	p.mu.Lock()
 	p.decide(i, event{kind: evExited})
 	p.mu.Unlock()
@@ -97,6 +100,7 @@ func (i *instance) launch(spec transport.LaunchSpec) bool {
 	if err := p.admitStart(spec.Manifest); err != nil {
 		return i.launchFailed(err.Error())
 	}
+	i.launchedAt = time.Now()
 	prog, err := p.h.transportFor(spec.Manifest.Run.Kind()).Launch(i.ctx, spec)
 	if err != nil {
 		return i.launchFailed("could not start: " + err.Error())

@@ -3,7 +3,9 @@ package registry
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path"
@@ -75,6 +77,15 @@ func Fingerprint(m *manifest.Manifest) (Consent, error) {
 	return c, err
 }
 
+// Digest is one SHA-256 of all c records (run, command or bundle, the
+// manifest's and the program's digests, the folder's): two consents with
+// the same digest agree to the same program.
+func (c Consent) Digest() string {
+	b, _ := json.Marshal(c) // fields in order, map keys sorted
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
 // fingerprint is Fingerprint, with the folder record of a process that an
 // install writes beside it (nil for the other kinds).
 func fingerprint(m *manifest.Manifest) (Consent, *folderRecord, error) {
@@ -105,7 +116,11 @@ func fingerprintProgram(m *manifest.Manifest) (Consent, error) {
 		return Consent{}, err
 	}
 	c.Manifest = sum
-	for _, rel := range programFiles(m) {
+	files, err := programFiles(m)
+	if err != nil {
+		return Consent{}, err
+	}
+	for _, rel := range files {
 		sum, err := fileSHA256(m.Dir, rel, fingerprintLimit(c.Run))
 		if err != nil {
 			return Consent{}, err
@@ -121,13 +136,15 @@ func fingerprintProgram(m *manifest.Manifest) (Consent, error) {
 // programFiles are the paths, in m's folder, of the files its program is:
 // the module, the bundle, or the "./" elements of a process's command that
 // are regular files (a program shipped in the folder and the scripts it is
-// given). A "./" element that is no file is an argument, not a program.
-func programFiles(m *manifest.Manifest) []string {
+// given). A "./" element that is no file is an argument, not a program;
+// one that leaves the folder, or is a link, is refused: what it runs
+// would not be a file of the folder.
+func programFiles(m *manifest.Manifest) ([]string, error) {
 	switch m.Run.Kind() {
 	case manifest.RunWASM:
-		return []string{ModuleFile}
+		return []string{ModuleFile}, nil
 	case manifest.RunJS:
-		return []string{path.Clean(filepath.ToSlash(m.Run.JS))}
+		return []string{path.Clean(filepath.ToSlash(m.Run.JS))}, nil
 	case manifest.RunProcess:
 		var out []string
 		for _, arg := range m.Run.Command {
@@ -135,13 +152,22 @@ func programFiles(m *manifest.Manifest) []string {
 				continue
 			}
 			rel := path.Clean(arg)
-			if info, err := os.Stat(filepath.Join(m.Dir, filepath.FromSlash(rel))); err == nil && info.Mode().IsRegular() && !slices.Contains(out, rel) {
+			if rel == ".." || strings.HasPrefix(rel, "../") {
+				return nil, fmt.Errorf("run.command's %s leaves its folder: a program it runs must be a file of the folder", arg)
+			}
+			info, err := os.Lstat(filepath.Join(m.Dir, filepath.FromSlash(rel)))
+			switch {
+			case err != nil:
+				continue
+			case info.Mode()&fs.ModeSymlink != 0:
+				return nil, fmt.Errorf("run.command's %s is a link: name the file it points to", arg)
+			case info.Mode().IsRegular() && !slices.Contains(out, rel):
 				out = append(out, rel)
 			}
 		}
-		return out
+		return out, nil
 	}
-	return nil
+	return nil, nil
 }
 
 // ChangedError is why a start is refused: the folder is not what the user

@@ -75,12 +75,15 @@ func TestFolderChangeIsRefused(t *testing.T) {
 		{"made executable", func(dir string) error {
 			return os.Chmod(filepath.Join(dir, "lib", "data.txt"), 0o755)
 		}, "its file lib/data.txt changed"},
-		{"a link", func(dir string) error {
+		{"a link within", func(dir string) error {
+			return os.Symlink("run.sh", filepath.Join(dir, "start.sh"))
+		}, "a link start.sh was added"},
+		{"a link out of the folder", func(dir string) error {
 			return os.Symlink("/bin/sh", filepath.Join(dir, "python3"))
-		}, "a link python3 was added"},
+		}, "its link python3 points outside its folder"},
 		{"a named pipe", func(dir string) error {
 			return syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644)
-		}, "a named pipe fifo was added"},
+		}, "fifo is a named pipe: a process plugin's folder holds only files, folders and links within it"},
 		{"the manifest", func(dir string) error {
 			return os.WriteFile(filepath.Join(dir, manifest.FileName), []byte(`{}`), 0o644)
 		}, "its manifest escouade-plugin.json changed"},
@@ -167,14 +170,34 @@ func TestFolderRacyEntryIsRecordedAgain(t *testing.T) {
 	}
 }
 
+// launchedLongAgo is a launch before any file of a test's folder was
+// written: every change counts as the run's.
+var launchedLongAgo = time.Unix(0, 0)
+
+// recordOf reads the folder record of installed plugin id and its consent.
+func recordOf(t testing.TB, home, id string) (folderRecord, *Consent) {
+	t.Helper()
+	reg, err := Open(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	en, _ := reg.Get(id)
+	m, err := manifest.Load(en.Dir, manifest.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := readFolder(home, m, en.Consent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, en.Consent
+}
+
 // ageRecord moves the folder record's time past the racy margin of every
 // file, as if it had been recorded a while after they were written.
 func ageRecord(t *testing.T, home, id string) {
 	t.Helper()
-	rec, err := readFolder(home, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, _ := recordOf(t, home, id)
 	for _, f := range rec.Files {
 		rec.RecordedAt = max(rec.RecordedAt, f.Stat.MtimeNs+int64(2*racyMargin), f.Stat.CtimeNs+int64(2*racyMargin))
 	}
@@ -191,20 +214,20 @@ func TestSettleKeepsThePluginsOwnWrites(t *testing.T) {
 	os.MkdirAll(filepath.Join(m.Dir, "__pycache__"), 0o755)
 	os.WriteFile(filepath.Join(m.Dir, "__pycache__", "notes.cpython-311.pyc"), []byte("pyc"), 0o644)
 	os.WriteFile(filepath.Join(m.Dir, "notes.json"), []byte(`{"n":1}`), 0o644)
-	what, err := Settle(home, m)
+	what, err := Settle(home, m, launchedLongAgo)
 	if err != nil || what != "a file __pycache__/notes.cpython-311.pyc was added" {
 		t.Fatalf("Settle = %q, %v", what, err)
 	}
 	if err := Admit(home, m); err != nil {
 		t.Fatalf("the start after the plugin's own writes is refused: %v", err)
 	}
-	if what, _ := Settle(home, m); what != "" {
+	if what, _ := Settle(home, m, launchedLongAgo); what != "" {
 		t.Errorf("a second Settle of an unchanged folder says %q", what)
 	}
 
 	os.WriteFile(filepath.Join(m.Dir, manifest.FileName), []byte(`{"id":"dev.test.folder"}`), 0o644)
 	os.WriteFile(filepath.Join(m.Dir, "run.sh"), []byte("id > marker"), 0o644)
-	if what, _ := Settle(home, m); what != "" {
+	if what, _ := Settle(home, m, launchedLongAgo); what != "" {
 		t.Errorf("Settle recorded a folder whose manifest changed: %q", what)
 	}
 	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "its manifest escouade-plugin.json changed") {
@@ -217,7 +240,7 @@ func TestSettleOfAFolderNotInstalled(t *testing.T) {
 	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
 	other := *m
 	other.Dir = t.TempDir()
-	if what, err := Settle(home, &other); what != "" || err != nil {
+	if what, err := Settle(home, &other, launchedLongAgo); what != "" || err != nil {
 		t.Errorf("Settle of another folder = %q, %v", what, err)
 	}
 }
@@ -225,15 +248,16 @@ func TestSettleOfAFolderNotInstalled(t *testing.T) {
 // A record lost, damaged or of another install is no consent.
 func TestFolderRecordMustMatch(t *testing.T) {
 	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
-	os.WriteFile(FolderPath(home, m.ID), []byte("{"), 0o600)
-	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "record of the files of its folder cannot be read") {
+	_, c := recordOf(t, home, m.ID)
+	os.WriteFile(FolderPath(home, m.ID, c.Folder), []byte("{"), 0o600)
+	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "cannot be read (unexpected end of JSON input): install it again") {
 		t.Errorf("damaged record: %v", err)
 	}
-	os.Remove(FolderPath(home, m.ID))
+	os.Remove(FolderPath(home, m.ID, c.Folder))
 	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "Escouade has no record of the files of its folder") {
 		t.Errorf("no record: %v", err)
 	}
-	writeFolder(home, m.ID, folderRecord{Consent: "other", Dir: m.Dir, Files: Tree{}})
+	writeFolder(home, m.ID, folderRecord{Consent: c.Folder, Dir: t.TempDir(), Files: Tree{}})
 	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "of another install") {
 		t.Errorf("another install's record: %v", err)
 	}
@@ -316,7 +340,7 @@ func BenchmarkFolderCheck(b *testing.B) {
 		files[fmt.Sprintf("node_modules/p%d/f%d.js", i/10, i)] = strings.Repeat("x", 8192)
 	}
 	home, m := installedProcess(b, files)
-	rec, _ := readFolder(home, m.ID)
+	rec, _ := recordOf(b, home, m.ID)
 	b.Run("stat-cache", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := ReadTree(m.Dir, rec.Files, rec.RecordedAt+int64(time.Hour)); err != nil {
@@ -331,4 +355,100 @@ func BenchmarkFolderCheck(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The manifest replaced during a run by a link to an edited copy is not
+// pinned by the link's text: the run's end records nothing and the next
+// start is refused.
+func TestManifestSwappedForALinkStaysPinned(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
+	edited := `{"id":"dev.test.folder","name":"Renamed","version":"1.0.0","escouade":{"api":"1"},"run":{"command":["sh","run.sh"]},"activation":["onCall"]}`
+	os.WriteFile(filepath.Join(m.Dir, "copy.json"), []byte(edited), 0o644)
+	os.Remove(filepath.Join(m.Dir, manifest.FileName))
+	os.Symlink("copy.json", filepath.Join(m.Dir, manifest.FileName))
+	if what, err := Settle(home, m, launchedLongAgo); what != "" || err != nil {
+		t.Errorf("Settle recorded a swapped manifest: %q, %v", what, err)
+	}
+	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "its manifest escouade-plugin.json changed") {
+		t.Errorf("Admit = %v, want the manifest named", err)
+	}
+}
+
+// What changed in the folder before the program was launched (between
+// the start's check and the launch) is not the run's: nothing is
+// recorded, and the next start names it.
+func TestSettleRefusesWhatChangedBeforeTheLaunch(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
+	os.WriteFile(filepath.Join(m.Dir, "helper.sh"), []byte("id"), 0o644)
+	launched := time.Now().Add(time.Second)
+	what, err := Settle(home, m, launched)
+	if what != "" || err == nil || !strings.Contains(err.Error(), "its file helper.sh changed before its program started") {
+		t.Errorf("Settle = %q, %v; want the early change refused", what, err)
+	}
+	if err := Admit(home, m); err == nil || !strings.Contains(err.Error(), "a file helper.sh was added") {
+		t.Errorf("Admit = %v", err)
+	}
+}
+
+// A start never waits for the stat cache's write: with the lock held by
+// another writer, the check still answers.
+func TestCheckDoesNotWaitForTheLock(t *testing.T) {
+	home, m := installedProcess(t, map[string]string{"run.sh": "echo hi"})
+	clock = func() time.Time { return time.Now().Add(time.Minute) } // the record would be written again
+	t.Cleanup(func() { clock = time.Now })
+	unlock, err := Lock(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if err := Admit(home, m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A "./" element of the command that is a link or leaves the folder is
+// refused at install: what it runs would not be a file of the folder.
+func TestCommandProgramMustBeAFileOfTheFolder(t *testing.T) {
+	for run, want := range map[string]string{
+		`{"command":["./bin/p"]}`:        "run.command's ./bin/p is a link",
+		`{"command":["sh","./../x.sh"]}`: "run.command's ./../x.sh leaves its folder",
+	} {
+		dir := t.TempDir()
+		os.MkdirAll(filepath.Join(dir, "bin"), 0o755)
+		os.WriteFile(filepath.Join(dir, "real"), []byte("x"), 0o755)
+		os.Symlink("../real", filepath.Join(dir, "bin", "p"))
+		writeManifest(t, dir, run)
+		if _, err := Fingerprint(load(t, dir)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: Fingerprint = %v, want %q", run, err, want)
+		}
+	}
+}
+
+// A folder given through a link is walked as the folder it is.
+func TestFolderThroughALinkIsWalked(t *testing.T) {
+	real := t.TempDir()
+	os.WriteFile(filepath.Join(real, "run.sh"), []byte("echo hi"), 0o644)
+	link := filepath.Join(t.TempDir(), "plugin")
+	os.Symlink(real, link)
+	tree, err := ReadTree(link, nil, 0)
+	if err != nil || tree["run.sh"].Sum == "" {
+		t.Errorf("ReadTree through a link = %v, %v; want run.sh", tree, err)
+	}
+}
+
+// Forgetting a plugin's records leaves those of a plugin whose id only
+// starts with its id.
+func TestForgetFolderKeepsOtherPlugins(t *testing.T) {
+	home := t.TempDir()
+	for _, name := range []string{"dev.a.0123456789abcdef.json", "dev.a.b.0123456789abcdef.json"} {
+		os.MkdirAll(filepath.Join(home, FoldersDir), 0o700)
+		os.WriteFile(filepath.Join(home, FoldersDir, name), []byte("{}"), 0o600)
+	}
+	ForgetFolder(home, "dev.a", "")
+	if _, err := os.Stat(filepath.Join(home, FoldersDir, "dev.a.b.0123456789abcdef.json")); err != nil {
+		t.Errorf("another plugin's record was removed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, FoldersDir, "dev.a.0123456789abcdef.json")); err == nil {
+		t.Error("the plugin's own record was kept")
+	}
 }

@@ -111,10 +111,10 @@ func prepareDir(ctx context.Context, home, dir string, o InstallOptions) (*Offer
 	return offer, nil
 }
 
-// ManifestSHA256 is the hex SHA-256 of the manifest the offer read: a
-// window carries it, and AcceptShown refuses a folder whose manifest
-// changed while the window was open.
-func (o *Offer) ManifestSHA256() string { return o.consent.Manifest }
+// Fingerprint is the digest of all the offer recorded as what it runs
+// (Consent.Digest): a window carries it, so that a yes given to a window
+// whose folder changed since is refused (the view's 409).
+func (o *Offer) Fingerprint() string { return o.consent.Digest() }
 
 // Granted is what Accept is given when the person changes nothing: all
 // the plugin asks at a first install; at an update, what the person
@@ -148,14 +148,26 @@ func (o *Offer) Accept(granted manifest.Permissions) (Entry, error) {
 		return Entry{}, fmt.Errorf("%s: not installed: %w", filepath.Join(m.Dir, manifest.FileName), ErrChangedWhileShown)
 	}
 	entry := Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: m.Permissions.Intersect(granted), Consent: &now, Source: o.Source}
-	err = Update(o.home, func(r *Registry) error {
+	err = withLock(o.home, func() error {
+		r, err := Open(o.home)
+		if err != nil {
+			return err
+		}
 		if old, ok := r.Get(m.ID); ok {
 			entry.Disabled = old.Disabled
 		}
+		// The record first, under its own name: if the registry cannot be
+		// written, the install it still names keeps its record.
 		if err := recordFolder(o.home, m.ID, folder); err != nil {
 			return err
 		}
 		r.Put(entry)
+		if err := r.Save(); err != nil {
+			return err
+		}
+		if now.Folder != "" {
+			ForgetFolder(o.home, m.ID, now.Folder) // the records of earlier installs
+		}
 		return nil
 	})
 	if err != nil {

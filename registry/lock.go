@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // lockName is the file under the home whose lock every change of the
@@ -12,11 +13,57 @@ import (
 // whole file, and without it the second write erases the first's change.
 const lockName = "plugins.lock"
 
+// homeLocks holds one mutex per home for the goroutines of this process:
+// the system's lock is per open file, which keeps two goroutines apart on
+// a local disk, but where it falls back to a lock per process (flock over
+// NFS) it would not.
+var homeLocks sync.Map // cleaned home → *sync.Mutex
+
+func homeMutex(home string) *sync.Mutex {
+	mu, _ := homeLocks.LoadOrStore(filepath.Clean(home), new(sync.Mutex))
+	return mu.(*sync.Mutex)
+}
+
 // Lock takes the home's registry lock, waiting for another process or
 // goroutine that holds it; unlock gives it back. The lock is the system's
 // (flock, LockFileEx): a process killed while holding it holds it no
 // longer.
 func Lock(home string) (unlock func(), err error) {
+	mu := homeMutex(home)
+	mu.Lock()
+	f, err := lockFile(home, true)
+	if err != nil {
+		mu.Unlock()
+		return nil, err
+	}
+	return func() {
+		unlockFile(f)
+		f.Close()
+		mu.Unlock()
+	}, nil
+}
+
+// TryLock takes the home's lock if no one holds it, and reports whether
+// it did: for a write that may be skipped (a cache), never waited for.
+func TryLock(home string) (unlock func(), ok bool) {
+	mu := homeMutex(home)
+	if !mu.TryLock() {
+		return nil, false
+	}
+	f, err := lockFile(home, false)
+	if err != nil {
+		mu.Unlock()
+		return nil, false
+	}
+	return func() {
+		unlockFile(f)
+		f.Close()
+		mu.Unlock()
+	}, true
+}
+
+// lockFile opens the home's lock file and locks it, waiting or not.
+func lockFile(home string, wait bool) (*os.File, error) {
 	if err := os.MkdirAll(home, dirMode); err != nil {
 		return nil, err
 	}
@@ -24,14 +71,21 @@ func Lock(home string) (unlock func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := lockFile(f); err != nil {
+	if err := lockFD(f, wait); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("%s: cannot take the lock of the installed plugins: %w", f.Name(), err)
 	}
-	return func() {
-		unlockFile(f)
-		f.Close()
-	}, nil
+	return f, nil
+}
+
+// withLock runs f with the home's lock held.
+func withLock(home string, f func() error) error {
+	unlock, err := Lock(home)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return f()
 }
 
 // Update changes the registry of home under its lock: it reads it, lets
@@ -39,19 +93,16 @@ func Lock(home string) (unlock func(), err error) {
 // read-change-write of plugins.json goes through it, so no change
 // acknowledged to the user is lost to another writer's.
 func Update(home string, change func(*Registry) error) error {
-	unlock, err := Lock(home)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	r, err := Open(home)
-	if err != nil {
-		return err
-	}
-	if err := change(r); err != nil {
-		return err
-	}
-	return r.Save()
+	return withLock(home, func() error {
+		r, err := Open(home)
+		if err != nil {
+			return err
+		}
+		if err := change(r); err != nil {
+			return err
+		}
+		return r.Save()
+	})
 }
 
 // Change changes the entry of id under the home's lock (Update) and
@@ -72,15 +123,22 @@ func Change(home, id string, change func(*Entry) error) (Entry, error) {
 	return en, err
 }
 
-// Uninstall forgets the plugin id and its folder record, under the home's
-// lock. Its folder, settings and journal stay.
+// Uninstall forgets the plugin id, then its folder records, under the
+// home's lock. Its folder, settings and journal stay.
 func Uninstall(home, id string) error {
-	return Update(home, func(r *Registry) error {
+	return withLock(home, func() error {
+		r, err := Open(home)
+		if err != nil {
+			return err
+		}
 		if _, ok := r.Get(id); !ok {
 			return fmt.Errorf("no installed plugin %s (escouade-plugin list shows them)", id)
 		}
 		r.Remove(id)
-		ForgetFolder(home, id)
+		if err := r.Save(); err != nil {
+			return err
+		}
+		ForgetFolder(home, id, "")
 		return nil
 	})
 }

@@ -7,9 +7,14 @@ import (
 	"syscall"
 )
 
-func lockFile(f *os.File) error {
+// lockFD locks f, waiting for it or failing at once.
+func lockFD(f *os.File, wait bool) error {
+	how := syscall.LOCK_EX
+	if !wait {
+		how |= syscall.LOCK_NB
+	}
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		err := syscall.Flock(int(f.Fd()), how)
 		if err != syscall.EINTR {
 			return err
 		}

@@ -6,9 +6,14 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-func lockFile(f *os.File) error {
+// lockFD locks f, waiting for it or failing at once.
+func lockFD(f *os.File, wait bool) error {
 	var ol windows.Overlapped
-	return windows.LockFileEx(windows.Handle(f.Fd()), windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, &ol)
+	flags := uint32(windows.LOCKFILE_EXCLUSIVE_LOCK)
+	if !wait {
+		flags |= windows.LOCKFILE_FAIL_IMMEDIATELY
+	}
+	return windows.LockFileEx(windows.Handle(f.Fd()), flags, 0, 1, 0, &ol)
 }
 
 func unlockFile(f *os.File) {

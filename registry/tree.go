@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -62,10 +63,19 @@ const racyMargin = 2 * time.Second
 // last change (cachedAt, Unix ns). An error names the bound passed or the
 // file that could not be read.
 func ReadTree(dir string, cached Tree, cachedAt int64) (Tree, error) {
+	// The folder as the system finds it: a folder given through a link is
+	// walked, not recorded as one link.
+	dir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
 	t := Tree{}
 	var total int64
 	entries := 0
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // gone between the listing and its look: absent
+		}
 		if err != nil {
 			return err
 		}
@@ -78,11 +88,14 @@ func ReadTree(dir string, cached Tree, cachedAt int64) (Tree, error) {
 			return fmt.Errorf("its folder holds more than %d files and folders, the most a process plugin's folder may hold", MaxFolderFiles)
 		}
 		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
 		// Counted before it is read: a sparse giant costs no read.
-		if total += allocated(info); total > MaxFolderBytes {
+		if total = min(total+allocated(info), MaxFolderBytes+1); total > MaxFolderBytes {
 			return fmt.Errorf("its folder takes more than %s (each file and folder counted as at least 4 KiB), the most a process plugin's folder may take", safefile.LimitText(MaxFolderBytes))
 		}
 		if d.IsDir() {
@@ -93,6 +106,9 @@ func ReadTree(dir string, cached Tree, cachedAt int64) (Tree, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
+		if err := contained(dir, p, rel, info.Mode()); err != nil {
+			return err
+		}
 		f, err := treeFile(p, rel, info, cached[rel], cachedAt)
 		if err != nil {
 			return err
@@ -101,6 +117,38 @@ func ReadTree(dir string, cached Tree, cachedAt int64) (Tree, error) {
 		return nil
 	})
 	return t, err
+}
+
+// contained refuses what a folder's record cannot hold: a link whose
+// target leaves the folder (what it points to could change with nothing
+// of the folder changing) and anything but a file, a folder or a link (a
+// named pipe an interpreter reads is fed by whoever writes it).
+func contained(dir, p, rel string, mode fs.FileMode) error {
+	switch {
+	case mode&fs.ModeSymlink != 0:
+		target, err := os.Readlink(p)
+		if err != nil {
+			return err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		if resolved, err := filepath.EvalSymlinks(p); err == nil {
+			target = resolved
+		}
+		if !within(dir, target) {
+			return fmt.Errorf("its link %s points outside its folder: what it points to is not part of what you would agree to (fix: copy the file into the folder)", rel)
+		}
+	case !mode.IsRegular() && !mode.IsDir():
+		return fmt.Errorf("%s is %s: a process plugin's folder holds only files, folders and links within it", rel, safefile.Describe(mode))
+	}
+	return nil
+}
+
+// within reports whether path is dir or under it, lexically.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, filepath.Clean(path))
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // allocated is what an entry is counted to take on disk.

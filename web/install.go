@@ -42,7 +42,8 @@ type window struct {
 	OldRuns    string       // what it ran before, when that changed
 	Gone       []capability // what the installed version asked and this one does not
 
-	// Fingerprint is the SHA-256 of the manifest shown: the install is
+	// Fingerprint is the digest of what the window shows it runs (the
+	// manifest, the program, a process's every file): the install is
 	// refused if the folder changed while the window was open.
 	Fingerprint string
 	// Review is why an installed plugin's folder is no longer what the
@@ -85,7 +86,7 @@ func (s *Server) installWindow(ctx context.Context, typed string) window {
 		w.Error = fmt.Sprintf("%s: cannot be installed: %v", filepath.Join(m.Dir, manifest.FileName), err)
 		return w
 	}
-	w.Fingerprint = consent.Manifest
+	w.Fingerprint = consent.Digest()
 	w.ID, w.Name, w.Version, w.Description = m.ID, safetext.Line(m.Name.In(s.lang)), safetext.Line(m.Version), safetext.Line(m.Description.In(s.lang))
 	w.Runs, w.Command, w.Isolated = s.runs(m)
 	w.Harnesses = registry.HarnessCommands(m) // the consent text's own, escaped
@@ -188,8 +189,8 @@ func (s *Server) postInstall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m := offer.Manifest
-	if shown := r.PostForm.Get("fingerprint"); shown != "" && shown != offer.ManifestSHA256() {
-		fail(w, http.StatusConflict, fmt.Sprintf("%s: not installed: the manifest changed while the window was open; read the plugin again and review what it asks now", filepath.Join(m.Dir, manifest.FileName)))
+	if shown := r.PostForm.Get("fingerprint"); shown != "" && shown != offer.Fingerprint() {
+		fail(w, http.StatusConflict, fmt.Sprintf("%s: not installed: its manifest or a file it runs changed while the window was open; read the plugin again and review what it asks now", filepath.Join(m.Dir, manifest.FileName)))
 		return
 	}
 	offer.Source = s.gitSourceOf(abs, r.PostForm)

@@ -164,6 +164,10 @@ func check(name string, info fs.FileInfo, limit int64) error {
 	return nil
 }
 
+// Describe says what a file that is not regular is: "a named pipe", "a
+// device"…
+func Describe(mode fs.FileMode) string { return describe(mode) }
+
 // describe says what a file that is not regular is.
 func describe(mode fs.FileMode) string {
 	switch {

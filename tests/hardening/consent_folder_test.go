@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -153,5 +154,26 @@ func TestConsentFolderPastTheBoundIsNotInstalled(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(home, "plugins.json")); strings.Contains(string(b), pythonNotes) {
 			t.Errorf("it was recorded: %s", b)
 		}
+	}
+}
+
+// A window read before a file of a process plugin's folder changed cannot
+// install it: the window carries the digest of every file.
+func TestConsentWindowBindsEveryFileOfAProcess(t *testing.T) {
+	dir := copyDir(t, "../../examples/python-notes")
+	home := t.TempDir()
+	v := serveHome(t, home)
+	_, window := v.do(t, http.MethodGet, "/install?dir="+url.QueryEscape(dir), nil)
+	fp := regexp.MustCompile(`name="fingerprint" value="([0-9a-f]{64})"`).FindStringSubmatch(window)
+	if fp == nil {
+		t.Fatal("the window carries no fingerprint")
+	}
+	writeFile(t, filepath.Join(dir, "notes.py"), []byte("import os\nos.system('id')\n"))
+	status, body := v.do(t, http.MethodPost, "/install", url.Values{"dir": {dir}, "fingerprint": {fp[1]}, "secrets": {"token"}})
+	if status != http.StatusConflict || !strings.Contains(body, "its manifest or a file it runs changed while the window was open") {
+		t.Errorf("install of a folder changed under its window: %d %s", status, body)
+	}
+	if out, _, _ := cli(t, "list", "--home", home); strings.Contains(out, pythonNotes) {
+		t.Errorf("it was installed:\n%s", out)
 	}
 }

@@ -218,7 +218,7 @@ func TestConsentWindowBindsItsFingerprint(t *testing.T) {
 	}
 	editRun(t, dir, map[string]any{"command": []string{"sh", "-c", "true"}})
 	status, body := v.do(t, http.MethodPost, "/install", url.Values{"dir": {dir}, "fingerprint": {fp[1]}})
-	if status != http.StatusConflict || !strings.Contains(body, "the manifest changed while the window was open") {
+	if status != http.StatusConflict || !strings.Contains(body, "its manifest or a file it runs changed while the window was open") {
 		t.Errorf("install of a changed folder: %d %s", status, body)
 	}
 	if out, _, _ := cli(t, "list", "--home", home); strings.Contains(out, handJS) {
