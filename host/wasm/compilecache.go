@@ -25,8 +25,8 @@ func (t *Transport) cacheEntries() int {
 func CachedModules(cacheDir, hostVersion string) int {
 	n := 0
 	_ = filepath.WalkDir(CacheFolder(cacheDir, hostVersion), func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.IsDir() && d.Name() == checkedFolder {
-			return filepath.SkipDir // the pre-pass's marks, not compiled code
+		if err == nil && d.IsDir() && (d.Name() == checkedFolder || d.Name() == stackedFolder) {
+			return filepath.SkipDir // the pre-pass's marks and rewrites, not compiled code
 		}
 		if err == nil && d.Type().IsRegular() && !strings.HasSuffix(d.Name(), ".tmp") {
 			n++

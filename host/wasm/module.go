@@ -252,7 +252,7 @@ func (t *Transport) rewritten(src source, checked bool) ([]byte, error) {
 	if err != nil || src.ownStack {
 		return b, err
 	}
-	return instrumentStack(b)
+	return t.stackRewritten(src, b)
 }
 
 // compileShowing compiles src; past Options.ProgressAfter it says what it
