@@ -2,24 +2,63 @@ package safefile
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 )
 
 // Replace writes data to path through a temporary file beside it (mode
-// perm, synced to the disk) renamed over it, so that a reader, or the host
-// after a crash, finds the old content or the new, never a part; two
-// writers at once each write their own temporary file. The temporary file
-// is removed on any failure. The folder must exist.
+// perm, synced to the disk) renamed over it, then syncs the folder, so
+// that a reader, or the host after a crash or a power loss, finds the old
+// content or the new, never a part; two writers at once each write their
+// own temporary file. The temporary file is removed on any failure, and
+// an error names path, the file the person knows, not the temporary one.
+// The folder must exist.
 func Replace(path string, data []byte, perm os.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return err
+		return named(path, err)
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
 	_, err = tmp.Write(data)
 	if err = errors.Join(err, tmp.Chmod(perm), tmp.Sync(), tmp.Close()); err != nil {
-		return err
+		return named(path, err)
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return named(path, err)
+	}
+	return syncFolder(filepath.Dir(path))
+}
+
+// named is err said of path: the system's reason without the temporary
+// file's name it carries.
+func named(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// syncFolder makes a rename in dir survive a power loss. Windows has no
+// sync of a folder (its renames are journaled by NTFS).
+func syncFolder(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return named(dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		return named(dir, err)
+	}
+	return nil
 }

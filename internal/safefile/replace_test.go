@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -29,5 +30,15 @@ func TestReplaceLeavesOneFile(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("the folder holds %d entries, want only the file", len(entries))
+	}
+}
+
+// A write that fails is said of the file the person knows, not of the
+// temporary file beside it.
+func TestReplaceNamesTheFileNotItsTemporary(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "missing", "plugins.json")
+	err := Replace(path, []byte("[]"), 0o600)
+	if err == nil || !strings.HasPrefix(err.Error(), path+": ") || strings.Contains(err.Error(), ".plugins.json.") {
+		t.Errorf("Replace into a missing folder = %v, want the error said of %s", err, path)
 	}
 }
