@@ -120,6 +120,9 @@ func (f *File) load() (store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("keychain: %w", err)
 	}
+	if len(key) != keySize {
+		return nil, f.corrupt(fmt.Errorf("its key %s is %d bytes long instead of %d (a write cut short)", f.keyPath, len(key), keySize))
+	}
 	s, err := unseal(key, data)
 	if err != nil {
 		return nil, f.corrupt(err)
@@ -147,22 +150,57 @@ func (f *File) save(s store) error {
 	return writeAtomically(f.path, data)
 }
 
-// key reads the key, making it first if there is none. O_EXCL keeps two
-// processes making their first secret at once from using two keys.
+// key reads the key, making it first if there is none. The key is written
+// whole and synced to a temporary file, then linked into place, which
+// fails if a key is there: two processes making their first secret at
+// once use one key, and a kill leaves no key cut short. A key of the
+// wrong length (cut by an older host) that sealed nothing yet, since no
+// secrets file exists, is made again; one that did is said, with its
+// file.
 func (f *File) key() ([]byte, error) {
 	key := make([]byte, keySize)
 	rand.Read(key) // crypto/rand.Read never fails
-	out, err := os.OpenFile(f.keyPath, os.O_WRONLY|os.O_CREATE|os.O_EXCL, secretFileMode)
+	err := linkNew(f.keyPath, key)
 	if errors.Is(err, fs.ErrExist) {
-		key, err = os.ReadFile(f.keyPath)
-	} else if err == nil {
-		_, err = out.Write(key)
-		err = errors.Join(err, out.Close())
+		return f.existingKey(key)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("keychain: %w", err)
 	}
 	return key, nil
+}
+
+// existingKey reads the key another process made, or replaces a cut one
+// that sealed nothing with fresh.
+func (f *File) existingKey(fresh []byte) ([]byte, error) {
+	key, err := os.ReadFile(f.keyPath)
+	if err != nil {
+		return nil, fmt.Errorf("keychain: %w", err)
+	}
+	if len(key) == keySize {
+		return key, nil
+	}
+	if _, err := os.Stat(f.path); errors.Is(err, fs.ErrNotExist) {
+		if err := writeAtomically(f.keyPath, fresh); err != nil {
+			return nil, err
+		}
+		return fresh, nil
+	}
+	return nil, f.corrupt(fmt.Errorf("its key %s is %d bytes long instead of %d (a write cut short)", f.keyPath, len(key), keySize))
+}
+
+// linkNew puts data at path only if nothing is there, whole or not at all.
+func linkNew(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(data)
+	if err = errors.Join(err, tmp.Chmod(secretFileMode), tmp.Sync(), tmp.Close()); err != nil {
+		return err
+	}
+	return os.Link(tmp.Name(), path)
 }
 
 // writeAtomically writes data over path, mode 0600, through a temporary

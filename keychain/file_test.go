@@ -209,3 +209,26 @@ func FuzzUnseal(f *testing.F) {
 		}
 	})
 }
+
+// A key cut by a kill before any secret was sealed with it is made again;
+// one whose secrets exist is said with its file and the fix.
+func TestCutKeyFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "secrets.enc")
+	os.WriteFile(path+".key", nil, 0o600) // the kill, between the create and the write
+	f, err := NewFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Set("svc", "name", "v1"); err != nil {
+		t.Fatalf("Set after a cut key that sealed nothing: %v", err)
+	}
+	if v, err := f.Get("svc", "name"); err != nil || v != "v1" {
+		t.Fatalf("Get = %q, %v", v, err)
+	}
+	os.WriteFile(path+".key", []byte("short"), 0o600)
+	err = f.Set("svc", "other", "v2")
+	if err == nil || !strings.Contains(err.Error(), path+".key is 5 bytes long instead of 32") || !strings.Contains(err.Error(), "move it away") {
+		t.Errorf("Set with a cut key that sealed secrets = %v, want the key file named and the fix", err)
+	}
+}
