@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"time"
 )
 
 // Replace writes data to path through a temporary file beside it (mode
@@ -17,6 +19,7 @@ import (
 // an error names path, the file the person knows, not the temporary one.
 // The folder must exist.
 func Replace(path string, data []byte, perm os.FileMode) error {
+	removeStaleTemporaries(path)
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return named(path, err)
@@ -30,6 +33,26 @@ func Replace(path string, data []byte, perm os.FileMode) error {
 		return named(path, err)
 	}
 	return syncFolder(filepath.Dir(path))
+}
+
+// staleAfter is the age past which a temporary file of Replace is a kill's
+// leftover: a write lasts milliseconds.
+const staleAfter = time.Hour
+
+// removeStaleTemporaries removes the temporary files of earlier writes of
+// path that a kill left, so that they do not add up.
+func removeStaleTemporaries(path string) {
+	names, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".*"))
+	for _, name := range names {
+		if info, err := os.Lstat(name); err == nil && info.Mode().IsRegular() && time.Since(info.ModTime()) > staleAfter {
+			_ = os.Remove(name)
+		}
+	}
+}
+
+// globEscape makes a file name a literal pattern.
+func globEscape(name string) string {
+	return strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`).Replace(name)
 }
 
 // named is err said of path: the system's reason without the temporary

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReplaceLeavesOneFile: the new content is in place with its mode,
@@ -40,5 +41,29 @@ func TestReplaceNamesTheFileNotItsTemporary(t *testing.T) {
 	err := Replace(path, []byte("[]"), 0o600)
 	if err == nil || !strings.HasPrefix(err.Error(), path+": ") || strings.Contains(err.Error(), ".plugins.json.") {
 		t.Errorf("Replace into a missing folder = %v, want the error said of %s", err, path)
+	}
+}
+
+// The temporary files a kill left beside a file are removed at its next
+// write once older than any write lasts; a fresh one (a write under way)
+// is kept.
+func TestReplaceRemovesStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "plugins.json")
+	old := filepath.Join(dir, ".plugins.json.111")
+	fresh := filepath.Join(dir, ".plugins.json.222")
+	for _, p := range []string{old, fresh} {
+		os.WriteFile(p, []byte("x"), 0o600)
+	}
+	long := time.Now().Add(-2 * staleAfter)
+	os.Chtimes(old, long, long)
+	if err := Replace(path, []byte("[]"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); err == nil {
+		t.Error("a kill's leftover stays")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Errorf("a write under way lost its temporary file: %v", err)
 	}
 }
