@@ -10,16 +10,17 @@ import (
 
 // admitStart is asked before every start: Config.Admit when the app gave
 // one, else the consent check of the home's record, told to
-// Config.Admitted.
-func (p *Plugin) admitStart(m *manifest.Manifest) error {
+// Config.Admitted, which also gives the digests of the program's files
+// the transport holds what it reads to.
+func (p *Plugin) admitStart(m *manifest.Manifest) (map[string]string, error) {
 	if p.admit != nil {
-		return p.admit(m)
+		return nil, p.admit(m)
 	}
-	err := registry.Admit(p.h.opts.Home, m)
+	files, err := registry.AdmitProgram(p.h.opts.Home, m)
 	if p.admitted != nil {
 		p.admitted(m, err)
 	}
-	return err
+	return files, err
 }
 
 // settle records a consent-checked plugin's folder as its program left

@@ -97,9 +97,11 @@ func (i *instance) run(spec transport.LaunchSpec) {
 // the reason it could not start.
 func (i *instance) launch(spec transport.LaunchSpec) bool {
 	p := i.p
-	if err := p.admitStart(spec.Manifest); err != nil {
+	program, err := p.admitStart(spec.Manifest)
+	if err != nil {
 		return i.launchFailed(err.Error())
 	}
+	spec.Program = program
 	i.launchedAt = time.Now()
 	prog, err := p.h.transportFor(spec.Manifest.Run.Kind()).Launch(i.ctx, spec)
 	if err != nil {

@@ -211,18 +211,29 @@ func (c Consent) sameAs(d Consent) bool {
 // the app chose otherwise (host.Config.Admit); a plugin that is not
 // installed is not started.
 func Admit(home string, m *manifest.Manifest) error {
+	_, err := AdmitProgram(home, m)
+	return err
+}
+
+// AdmitProgram is Admit, and on a yes the SHA-256 of each file the
+// program is, as consented (Consent.Files), for the transport to hold the
+// bytes it reads to (transport.LaunchSpec.Program).
+func AdmitProgram(home string, m *manifest.Manifest) (map[string]string, error) {
 	reg, err := Open(home)
 	if err != nil {
-		return fmt.Errorf("not started: %v", err)
+		return nil, fmt.Errorf("not started: %v", err)
 	}
 	en, ok := reg.Get(m.ID)
 	if !ok {
-		return fmt.Errorf("not started: it is not installed: install it first (escouade-plugin install %s, or Install in the Plugins view)", m.Dir)
+		return nil, fmt.Errorf("not started: it is not installed: install it first (escouade-plugin install %s, or Install in the Plugins view)", m.Dir)
 	}
-	if filepath.Clean(en.Dir) != filepath.Clean(m.Dir) {
-		return fmt.Errorf("not started: the folder %s is not the one installed (%s): install it from there first", m.Dir, en.Dir)
+	if !sameDir(en.Dir, m.Dir) {
+		return nil, fmt.Errorf("not started: the folder %s is not the one installed (%s): install it from there first", m.Dir, en.Dir)
 	}
-	return en.Consent.Check(home, m)
+	if err := en.Consent.Check(home, m); err != nil {
+		return nil, err
+	}
+	return en.Consent.Files, nil
 }
 
 // AnyFolder admits every start, consented or not: the Admit of a folder

@@ -51,6 +51,11 @@ type LaunchSpec struct {
 	// itself (tag "wasm": a root JSON file left out, a compile under way).
 	// Nil writes nothing.
 	Journal func(tag, text string)
+	// Program is the hex SHA-256 of each file the program is, by its path
+	// in the folder, as the start's consent check found them (nil: not
+	// checked). A transport that reads one of them refuses to run bytes
+	// that differ: a file swapped between the check and the read.
+	Program map[string]string
 }
 
 // Program is one running instance of a plugin's program.

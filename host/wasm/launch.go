@@ -34,6 +34,9 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 	if err != nil {
 		return nil, err
 	}
+	if want, ok := spec.Program[ModuleFile]; ok && m.Run.Kind() == manifest.RunWASM && mod.hash != want {
+		return nil, fmt.Errorf("%s changed between the start's check of what you consented to and its read: not run", ModuleFile)
+	}
 	g := t.guestOf(m)
 	fsc, bytecode, err := t.mounts(ctx, m, g, mod, journal)
 	if err != nil {

@@ -43,7 +43,8 @@ type module struct {
 	compiled engine.CompiledModule
 	shape    shape
 	rt       *engineRuntime
-	users    int // plugin folders whose module it is now
+	users    int    // plugin folders whose module it is now
+	hash     string // the SHA-256 of the bytes it was compiled from, in hex
 }
 
 // moduleKey tells compiled modules apart: by their bytes' SHA-256, per
@@ -158,7 +159,7 @@ func (t *Transport) entry(dir string, key moduleKey) (mod *module, fresh bool, e
 	}
 	mod, ok := t.modules[key]
 	if !ok {
-		mod = &module{ready: make(chan struct{}), rt: key.rt}
+		mod = &module{ready: make(chan struct{}), rt: key.rt, hash: key.hash}
 		t.modules[key] = mod
 		fresh = true
 	}
