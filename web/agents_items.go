@@ -57,7 +57,7 @@ type inputView struct {
 	Cut   int    `json:"cut,omitempty"` // the size in bytes of the whole input, when JSON is its start only
 }
 
-// inputBytes bounds the input a card carries (docs/serve.md#the-agents-pages):
+// inputBytes bounds the input a card carries (docs/serve.md#agents):
 // enough for any command a person reads before saying yes; the card says
 // when it is cut, so a person knows the agent asks more than is shown.
 const inputBytes = 16 << 10
