@@ -1,6 +1,8 @@
 package web
 
 import (
+	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -98,5 +100,15 @@ func TestBrowserAgentCardsShowTheirInput(t *testing.T) {
 	)
 	if err != nil {
 		t.Fatal(err)
+	}
+
+	// The host's own change of mode, made elsewhere, is the menu's.
+	res := v.post("/agents/agent-1/mode", url.Values{"mode": {"acceptEdits"}}, map[string]string{SecretHeader: v.srv.Secret()})
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("the mode change answered %d", res.StatusCode)
+	}
+	if err := chromedp.Do(ctx, waitJS(`() => document.querySelector('#agent-mode').value === "acceptEdits"`)); err != nil {
+		t.Fatalf("the Mode menu does not follow the host's mode: %v", err)
 	}
 }

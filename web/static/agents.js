@@ -288,6 +288,7 @@
     if (!sel || !value) return;
     if (!Array.prototype.some.call(sel.options, function (o) { return o.value === value; })) sel.add(new Option(value, value));
     sel.value = value;
+    sel.dataset.current = value;
   }
 
   function draw(it) {
@@ -349,12 +350,12 @@
   });
   // A mode or model refused goes back to the one the agent has.
   bar.querySelectorAll("[data-agent-op]").forEach(function (sel) {
-    var current = sel.value;
+    sel.dataset.current = sel.value;
     sel.addEventListener("change", function () {
       var fields = {};
       fields[sel.dataset.agentOp] = sel.value;
-      post(base + "/" + sel.dataset.agentOp, fields).then(function () { current = sel.value; },
-        function () { sel.value = current; });
+      post(base + "/" + sel.dataset.agentOp, fields).then(function () { sel.dataset.current = sel.value; },
+        function () { sel.value = sel.dataset.current; });
     });
   });
 })();
