@@ -38,7 +38,7 @@ var agentTexts = map[string]map[string]string{
 		"agent.means.reject_once":   "Deny this time",
 		"agent.means.reject_always": "Deny from now on (permanent)",
 		"agent.means.other":         "an answer of the agent's own: what it does is the agent's word",
-		"agent.calls":               "the agent calls it « %s »",
+		"agent.calls":               "the agent calls it “%s”",
 		"agent.input.cut":           "The input is cut here: it is %d bytes in all.",
 		"agent.broken":              "This item could not be shown",
 		"agent.you":                 "You",
