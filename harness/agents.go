@@ -335,7 +335,9 @@ func (a *Agents) delivered(id string, live *liveAgent, it acp.Item) {
 	for _, f := range live.subs {
 		f(it)
 	}
-	changed := live.state != before
+	// A mode item changes the agent's record (the mode the host applies),
+	// which its state shows.
+	changed := live.state != before || it.Type == acp.TypeMode
 	live.mu.Unlock()
 	if changed {
 		a.changed(id)

@@ -198,6 +198,27 @@ func (s *Session) handle(it acp.Item) {
 	if it.Type == acp.TypeTool || it.Type == acp.TypeToolDone {
 		s.noticeUnfenced(it)
 	}
+	if it.Type == acp.TypeMode {
+		s.noticeOwnMode(it)
+	}
+}
+
+// noticeOwnMode says when the agent's mode is not the one of the app mode
+// the host applies: the agent switched itself, and what the host asks
+// before a tool (its policy, policy.go) follows its own mode still.
+func (s *Session) noticeOwnMode(it acp.Item) {
+	want := s.harness.ACP.Modes[s.mode]
+	if s.mode == acp.ReadOnly && s.harness.ACP.ReadOnlyMode != "" {
+		want = s.harness.ACP.ReadOnlyMode
+	}
+	if want == "" || it.Mode == want {
+		return
+	}
+	mapped := ""
+	if it.AppMode != "" {
+		mapped = fmt.Sprintf(" (the app mode %s)", it.AppMode)
+	}
+	s.emit(noticeItem(fmt.Sprintf(noticeOwnModeFormat, s.speaker(), it.Mode, mapped, s.mode)))
 }
 
 // emit gives an item to the app and to the store. It keeps the order the

@@ -16,6 +16,7 @@ const (
 	noticeOutputEndedFormat   = "%s closed its output while still running: it was stopped"
 	noticeLineTooLongFormat   = "the agent wrote a line of %d bytes, over the limit of %d: it was dropped"
 	noticeFencedFormat        = "refused the agent's %s of %s: it belongs to another private project"
+	noticeOwnModeFormat       = "%s switched itself to its mode %s%s; the host still applies the app mode %s and asks what that mode asks"
 	// noticeLoginFormat names the agent's own command (docs/harness.md#the-session):
 	// the speaker, the program, then what the agent offers and the end.
 	noticeLoginFormat = "%s needs you to log in: run `%s` in a terminal to log in%s"

@@ -194,3 +194,42 @@ func TestAgentsOwnModeChangeDoesNotOpenThePolicy(t *testing.T) {
 	r.must(r.s.Answer(items[len(items)-1].Request, KindRejectOnce))
 	r.untilType(acp.TypeTurn)
 }
+
+// TestAgentsOwnModeChangeIsANotice: an agent that switches itself to the
+// mode acp.modes maps to an offered bypassPermissions gets a notice that
+// says so, and the host keeps asking as its own mode says; a mode the host
+// set itself is no notice.
+func TestAgentsOwnModeChangeIsANotice(t *testing.T) {
+	w := newWorld(t)
+	m := fakeManifest(t, func(h *manifest.Harness) {
+		h.Caps.Modes = []manifest.Mode{{ID: ModeDefault}, {ID: "acceptEdits"}, {ID: "bypassPermissions"}}
+	})
+	script := reviewScript(t, `{"scenes":[{"steps":[{"update":{"sessionUpdate":"current_mode_update","currentModeId":"yolo"}},
+		{"permission":{"toolCall":{"toolCallId":"c1","title":"ls","kind":"execute"},
+		"options":[{"optionId":"y","name":"Yes","kind":"allow_once"},{"optionId":"n","name":"No","kind":"reject_once"}]}}]},
+		{"steps":[{"text":"done"}]}]}`)
+	r := start(t, script, Options{Manifest: m, Cwd: w.dir})
+	r.untilType(acp.TypeSession)
+	r.must(r.s.Prompt("go"))
+	items := r.untilType(acp.TypePermission)
+	var notices []string
+	for _, it := range ofType(items, acp.TypeNotice) {
+		if strings.Contains(it.Text, "switched itself") {
+			notices = append(notices, it.Text)
+		}
+	}
+	want := "switched itself to its mode yolo (the app mode bypassPermissions); the host still applies the app mode default"
+	if len(notices) != 1 || !strings.Contains(notices[0], want) {
+		t.Errorf("notices %q, want one with %q", notices, want)
+	}
+	r.must(r.s.Answer(items[len(items)-1].Request, KindRejectOnce))
+	r.untilType(acp.TypeTurn)
+	r.must(r.s.SetMode("acceptEdits"))
+	r.untilType(acp.TypeMode)
+	r.must(r.s.Prompt("again")) // what follows the mode item comes before this turn's end
+	for _, it := range r.untilType(acp.TypeTurn) {
+		if it.Type == acp.TypeNotice && strings.Contains(it.Text, "switched itself") {
+			t.Errorf("the host's own mode change: %q", it.Text)
+		}
+	}
+}

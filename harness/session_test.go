@@ -31,7 +31,7 @@ func TestUpdatesOfEveryKind(t *testing.T) {
 	for _, it := range items {
 		types = append(types, it.Type)
 	}
-	diff(t, "item types", []string{"user", "thinking", "text", "text", "user", "plan", "commands", "mode",
+	diff(t, "item types", []string{"user", "thinking", "text", "text", "user", "plan", "commands", "mode", "notice", // the agent switched its own mode
 		"sessionInfo", "usage", "unknown", "notice", "text", "turn"}, types)
 	diff(t, "texts", []string{"Hello, ", "world.", "done"}, texts(items, acp.TypeText))
 	diff(t, "one message", items[2].MessageID, items[3].MessageID)

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -28,6 +29,7 @@ type itemView struct {
 	Error       string          `json:"error,omitempty"`
 	Description string          `json:"description,omitempty"`
 	Locations   []string        `json:"locations,omitempty"`
+	Input       *inputView      `json:"input,omitempty"` // permission: what the tool is asked to run
 	Diffs       []diffView      `json:"diffs,omitempty"`
 	Options     []optionView    `json:"options,omitempty"`
 	Questions   []questionView  `json:"questions,omitempty"`
@@ -43,6 +45,66 @@ type itemView struct {
 	Line        string          `json:"line,omitempty"` // the one line of the other kinds
 	History     bool            `json:"history,omitempty"`
 	Entries     []planEntryView `json:"entries,omitempty"`
+}
+
+// inputView is a card's tool input as the page shows it: the field a
+// person decides on first (the command, the URL, the path…), then the
+// whole input as indented JSON, each escaped and bounded by inputBytes.
+type inputView struct {
+	Field string `json:"field,omitempty"` // the leading field's name: command, url, path…
+	Lead  string `json:"lead,omitempty"`  // its value, a text as it is, else its JSON
+	JSON  string `json:"json"`
+	Cut   int    `json:"cut,omitempty"` // the size in bytes of the whole input, when JSON is its start only
+}
+
+// inputBytes bounds the input a card carries (docs/serve.md#agents):
+// enough for any command a person reads before saying yes; the card says
+// when it is cut, so a person knows the agent asks more than is shown.
+const inputBytes = 16 << 10
+
+// leadFields are the fields of a tool input a person decides on, the first
+// present leading the card, whatever the tool's kind.
+var leadFields = []string{"command", "cmd", "url", "path", "file_path", "filePath", "query", "pattern", "args", "arguments"}
+
+// inputOf is the view of a tool's raw input; nil when there is none.
+func inputOf(raw json.RawMessage) *inputView {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	v := &inputView{}
+	var pretty bytes.Buffer
+	if json.Indent(&pretty, raw, "", "  ") != nil {
+		pretty.Reset()
+		pretty.Write(raw) // not JSON: shown as it came
+	}
+	v.JSON, v.Cut = bounded(pretty.String())
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return v
+	}
+	for _, name := range leadFields {
+		value, ok := fields[name]
+		if !ok {
+			continue
+		}
+		var text string
+		if json.Unmarshal(value, &text) != nil {
+			text = string(value)
+		}
+		v.Field = name
+		v.Lead, _ = bounded(text)
+		break
+	}
+	return v
+}
+
+// bounded escapes s and keeps its first inputBytes; cut is len(s) when it
+// was cut.
+func bounded(s string) (text string, cut int) {
+	if len(s) <= inputBytes {
+		return safe(s), 0
+	}
+	return safe(strings.ToValidUTF8(s[:inputBytes], "")) + "…", len(s)
 }
 
 type diffView struct {
@@ -100,6 +162,9 @@ func viewOf(it acp.Item) itemView {
 		Kind: safe(it.Kind), Option: safe(it.Option), Outcome: safe(it.Outcome), Mode: safe(it.Mode),
 		AppMode: safe(it.AppMode), Model: safe(it.Model), StopReason: safe(it.StopReason), Usage: it.Usage,
 		History: it.History,
+	}
+	if it.Type == acp.TypePermission {
+		v.Input = inputOf(it.Input)
 	}
 	for _, d := range it.Diffs {
 		v.Diffs = append(v.Diffs, diffView{Path: safe(d.Path), Lines: safeAll(term.DiffLines(d.OldText, d.NewText))})

@@ -17,6 +17,7 @@ func hostileItem(s string) acp.Item {
 		Options:   []acp.PermissionOption{{ID: s, Name: s, Kind: s}},
 		Questions: []acp.Question{{Question: s, Header: s, Options: []acp.QuestionOption{{Label: s}}}},
 		Answers:   [][]string{{s}}, Entries: json.RawMessage(`[{"content":` + quoteJS(s) + `}]`),
+		Input: json.RawMessage(`{"command":` + quoteJS(s) + `,` + quoteJS(s) + `:` + quoteJS(s) + `}`),
 	}
 }
 
@@ -119,5 +120,48 @@ func TestResetViewsBoundsTheBytes(t *testing.T) {
 	}
 	if text := views[1].Text; len(text) > resetBytes+len("…") || !strings.HasSuffix(text, "the end") || !strings.HasPrefix(text, "…é") {
 		t.Errorf("the long message: %d bytes, %.20q…%.20q", len(text), text, text[len(text)-20:])
+	}
+}
+
+// A permission card carries the tool's input: the field a person decides
+// on first, then the whole input, escaped, whatever the tool's kind.
+func TestItemViewCarriesTheCardsInput(t *testing.T) {
+	card := acp.Item{Type: acp.TypePermission, Name: "Bash", Input: json.RawMessage(`{"description":"clean","command":"rm -rf ~/important\u202e"}`)}
+	in := viewOf(card).Input
+	if in == nil || in.Field != "command" || in.Lead != `rm -rf ~/important\u202e` || in.Cut != 0 {
+		t.Fatalf("input %+v", in)
+	}
+	if !strings.Contains(in.JSON, "\n  \"command\": \"rm -rf ~/important") || !strings.Contains(in.JSON, `"description": "clean"`) {
+		t.Errorf("the whole input: %q", in.JSON)
+	}
+	for raw, want := range map[string]string{
+		`{"url":"https://example.com/x","method":"GET"}`: "https://example.com/x",
+		`{"file_path":"/etc/passwd"}`:                    "/etc/passwd",
+		`{"args":["-la","/"]}`:                           `["-la","/"]`,
+		`{"constructor":"x","__proto__":"y"}`:            "",
+	} {
+		got := viewOf(acp.Item{Type: acp.TypePermission, Input: json.RawMessage(raw)}).Input
+		if got == nil || got.Lead != want {
+			t.Errorf("%s: lead %+v, want %q", raw, got, want)
+		}
+	}
+	if v := viewOf(acp.Item{Type: acp.TypePermission}); v.Input != nil {
+		t.Errorf("a card without input shows %+v", v.Input)
+	}
+	if v := viewOf(acp.Item{Type: acp.TypePermission, Input: json.RawMessage(`"just text"`)}); v.Input == nil || v.Input.JSON != `"just text"` {
+		t.Errorf("an input that is no object: %+v", v.Input)
+	}
+}
+
+// An input larger than the bound is cut, and says its whole size.
+func TestItemViewBoundsTheCardsInput(t *testing.T) {
+	command := strings.Repeat("é", inputBytes) // two bytes each
+	raw, _ := json.Marshal(map[string]string{"command": command})
+	in := viewOf(acp.Item{Type: acp.TypePermission, Input: raw}).Input
+	if in.Cut <= len(raw) || len(in.JSON) > inputBytes+len("…") || !strings.HasSuffix(in.JSON, "é…") {
+		t.Errorf("cut %d of %d bytes, JSON %d bytes ending %q", in.Cut, len(raw), len(in.JSON), in.JSON[len(in.JSON)-8:])
+	}
+	if len(in.Lead) > inputBytes+len("…") || !strings.HasSuffix(in.Lead, "é…") || !strings.HasPrefix(in.Lead, "éé") {
+		t.Errorf("the lead is %d bytes", len(in.Lead))
 	}
 }

@@ -83,22 +83,28 @@
     });
     var act = document.querySelector("[data-agent-activity]");
     if (act && st.activity) act.textContent = st.activity;
+    // The Mode menu is the policy the host applies, the agent's record:
+    // an agent that switches its own mode does not change it.
+    if (st.id === agent) setMenu("mode", st.mode);
     var help = document.querySelector("[data-absent-help]");
     if (help) help.hidden = st.state !== "absent";
   }
 
   // Drawing the items. Text chunks of one message join in one entry.
-  var messages = {}, tools = {}, cards = {};
+  // Every lookup by a text the agent chose (a tool call's id, a card's
+  // handle, a message's id) is a Map: an id such as "constructor" or
+  // "__proto__" finds nothing but what was put there.
+  var messages = new Map(), tools = new Map(), cards = new Map();
   function add(li) { log.append(li); li.scrollIntoView({ block: "nearest" }); return li; }
 
   function stream(it) {
     var key = it.type + ":" + (it.messageId || "");
-    var li = messages[key];
+    var li = messages.get(key);
     if (!li || li !== log.lastElementChild) {
       li = el("li", "item " + it.type);
       if (it.type === "user") li.append(el("strong", "who", T.tYou + ": "));
       li.append(el("span", "text"));
-      messages[key] = add(li);
+      messages.set(key, add(li));
     }
     li.querySelector(".text").append(document.createTextNode(it.text || ""));
   }
@@ -121,11 +127,11 @@
   }
 
   function tool(it) {
-    var li = tools[it.id];
+    var li = tools.get(it.id);
     if (!li) {
       li = el("li", "item tool" + (it.parent ? " child" : ""));
       li.append(el("span", "line"));
-      tools[it.id] = add(li);
+      tools.set(it.id, add(li));
     }
     li.querySelector(".line").textContent = toolLine(it);
     if (it.diffs && it.diffs.length) {
@@ -152,6 +158,31 @@
     return b;
   }
 
+  // meaningOf says what an answer does, by its kind: what the agent
+  // promises for it, whatever it names it.
+  function meaningOf(o) {
+    return meaningTexts.get(o.kind) || T.tMeansOther;
+  }
+  var meaningTexts = new Map([["allow_once", T.tMeansAllowOnce], ["allow_always", T.tMeansAllowAlways],
+    ["reject_once", T.tMeansRejectOnce], ["reject_always", T.tMeansRejectAlways]]);
+
+  // inputBlock shows what the tool is asked to run: its leading field
+  // (the command, the URL, the path…), then the whole input.
+  function inputBlock(input) {
+    var box = el("figure", "input");
+    if (input.lead) {
+      box.append(el("figcaption", "input-field", input.field + ":"));
+      var lead = el("pre", "input-lead");
+      lead.append(el("code", "", input.lead));
+      box.append(lead);
+    }
+    var all = el("pre", "input-json");
+    all.append(el("code", "", input.json));
+    box.append(all);
+    if (input.cut) box.append(el("p", "hint", T.tInputCut.replace("%d", input.cut)));
+    return box;
+  }
+
   function permission(it) {
     var li = el("li", "item card permission");
     li.setAttribute("role", "group");
@@ -160,21 +191,24 @@
     li.dataset.request = it.request;
     li.append(el("p", "card-title", title));
     if (it.description) li.append(el("p", "description", it.description));
+    if (it.input) li.append(inputBlock(it.input));
     (it.locations || []).forEach(function (p) { li.append(el("p", "path", p)); });
     (it.diffs || []).forEach(function (d) { li.append(diffBlock(d)); });
     var buttons = el("p", "buttons answers");
     var options = it.options || [];
     var allow = choose(options, "allow"), deny = choose(options, "reject");
-    if (allow) buttons.append(answerButton(T.tAllow, it.request, allow, allow.name));
-    if (deny) buttons.append(answerButton(T.tDeny, it.request, deny, deny.name));
-    options.forEach(function (o) {
-      if (o !== allow && o !== deny) buttons.append(answerButton(o.name || o.kind, it.request, o));
+    var meanings = el("ul", "answers meanings");
+    var others = options.filter(function (o) { return o !== allow && o !== deny; });
+    [allow, deny].concat(others).forEach(function (o) {
+      if (!o) return;
+      var label = o === allow ? T.tAllow : o === deny ? T.tDeny : (o.name || o.kind);
+      buttons.append(answerButton(label, it.request, o, meaningOf(o)));
+      var line = label + ": " + meaningOf(o);
+      if (o.name && o.name !== label) line += " (" + T.tAgentCalls.replace("%s", o.name) + ")";
+      meanings.append(el("li", "", line));
     });
-    li.append(buttons);
-    var named = options.filter(function (o) { return o === allow || o === deny; })
-      .map(function (o) { return (o === allow ? T.tAllow : T.tDeny) + ": " + o.name; });
-    if (named.length) li.append(el("p", "hint", named.join(" · ")));
-    cards[it.request] = add(li);
+    li.append(buttons, meanings);
+    cards.set(it.request, add(li));
   }
 
   function question(it) {
@@ -228,15 +262,15 @@
       post(base + "/question", { request: it.request, answers: JSON.stringify(answers) }).catch(function () { send.disabled = false; });
     });
     li.append(form);
-    cards[it.request] = add(li);
+    cards.set(it.request, add(li));
   }
 
-  var kinds = { allow_once: "Allow once", allow_always: "Allow always", reject_once: "Reject", reject_always: "Reject always" };
+  var kinds = new Map([["allow_once", "Allow once"], ["allow_always", "Allow always"], ["reject_once", "Reject"], ["reject_always", "Reject always"]]);
   function answered(it) {
-    var li = cards[it.request];
+    var li = cards.get(it.request);
     var text = it.outcome === "cancelled" ? "cancelled"
       : it.answers ? it.answers.map(function (a) { return a.join(", "); }).join("; ")
-      : (kinds[it.kind] || it.kind || it.option);
+      : (kinds.get(it.kind) || it.kind || it.option);
     if (!li) { add(el("li", "item answered", T.tAnswered + ": " + text)); return; }
     li.querySelectorAll(".answers").forEach(function (e) { e.remove(); });
     li.classList.add("done");
@@ -254,6 +288,7 @@
     if (!sel || !value) return;
     if (!Array.prototype.some.call(sel.options, function (o) { return o.value === value; })) sel.add(new Option(value, value));
     sel.value = value;
+    sel.dataset.current = value;
   }
 
   function draw(it) {
@@ -265,7 +300,8 @@
       case "answered": answered(it); return;
       case "turn": turn(it); return;
       case "notice": add(el("li", "item notice", it.text)); return;
-      case "mode": setMenu("mode", it.appMode); break;
+      case "mode": break; // the menu shows the host's mode, from the agent's state
+
       case "model": setMenu("model", it.model); break;
     }
     if (it.type === "plan" && it.entries) {
@@ -279,13 +315,24 @@
     if (it.line) add(el("li", "item " + it.type, it.line));
   }
 
+  // drawOne draws an item; one that cannot be drawn says so in its place,
+  // and the items after it are drawn still.
+  function drawOne(it) {
+    try {
+      draw(it);
+    } catch (err) {
+      var type = it && typeof it.type === "string" ? it.type : "?";
+      add(el("li", "item broken", T.tBroken + " (" + type + "): " + String(err && err.message || err)));
+    }
+  }
+
   var events = new EventSource(log.dataset.stream);
   events.addEventListener("reset", function (e) {
     log.replaceChildren();
-    messages = {}; tools = {}; cards = {};
-    JSON.parse(e.data).forEach(draw);
+    messages = new Map(); tools = new Map(); cards = new Map();
+    JSON.parse(e.data).forEach(drawOne);
   });
-  events.addEventListener("item", function (e) { draw(JSON.parse(e.data)); });
+  events.addEventListener("item", function (e) { drawOne(JSON.parse(e.data)); });
   events.addEventListener("state", function (e) { showState(JSON.parse(e.data)); });
 
   var prompt = document.querySelector("[data-agent-prompt]");
@@ -303,12 +350,12 @@
   });
   // A mode or model refused goes back to the one the agent has.
   bar.querySelectorAll("[data-agent-op]").forEach(function (sel) {
-    var current = sel.value;
+    sel.dataset.current = sel.value;
     sel.addEventListener("change", function () {
       var fields = {};
       fields[sel.dataset.agentOp] = sel.value;
-      post(base + "/" + sel.dataset.agentOp, fields).then(function () { current = sel.value; },
-        function () { sel.value = current; });
+      post(base + "/" + sel.dataset.agentOp, fields).then(function () { sel.dataset.current = sel.value; },
+        function () { sel.value = sel.dataset.current; });
     });
   });
 })();
