@@ -28,7 +28,7 @@ type Tree map[string]TreeFile
 // whose identity, size and times are the same as when it was hashed is
 // not read again (git's index does the same).
 type TreeFile struct {
-	Kind string      `json:"kind,omitempty"` // "" a regular file, "link", or what else it is
+	Kind string      `json:"kind,omitempty"` // "" a regular file, or "link"
 	Perm fs.FileMode `json:"perm,omitempty"`
 	Size int64       `json:"size,omitempty"`
 	Sum  string      `json:"sum,omitempty"` // hex SHA-256, or a link's target
@@ -170,8 +170,7 @@ func treeFile(p, rel string, info fs.FileInfo, cached TreeFile, cachedAt int64) 
 		f.Kind, f.Sum = kindLink, target
 		return f, err
 	case !mode.IsRegular():
-		f.Kind = kindOf(mode)
-		return f, nil
+		return f, fmt.Errorf("%s is %s", rel, safefile.Describe(mode)) // contained refused it first
 	default:
 		f.Perm, f.Size = mode.Perm(), info.Size()
 	}
@@ -233,19 +232,6 @@ func Difference(was, now Tree) string {
 		}
 	}
 	return ""
-}
-
-// kindOf names what a file that is neither regular nor a link is.
-func kindOf(mode fs.FileMode) string {
-	switch {
-	case mode&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case mode&fs.ModeSocket != 0:
-		return "socket"
-	case mode&fs.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 func noun(f TreeFile) string {

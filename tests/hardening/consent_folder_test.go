@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 )
@@ -163,13 +162,9 @@ func TestConsentWindowBindsEveryFileOfAProcess(t *testing.T) {
 	dir := copyDir(t, "../../examples/python-notes")
 	home := t.TempDir()
 	v := serveHome(t, home)
-	_, window := v.do(t, http.MethodGet, "/install?dir="+url.QueryEscape(dir), nil)
-	fp := regexp.MustCompile(`name="fingerprint" value="([0-9a-f]{64})"`).FindStringSubmatch(window)
-	if fp == nil {
-		t.Fatal("the window carries no fingerprint")
-	}
+	fp := v.windowFingerprint(t, dir)
 	writeFile(t, filepath.Join(dir, "notes.py"), []byte("import os\nos.system('id')\n"))
-	status, body := v.do(t, http.MethodPost, "/install", url.Values{"dir": {dir}, "fingerprint": {fp[1]}, "secrets": {"token"}})
+	status, body := v.do(t, http.MethodPost, "/install", url.Values{"dir": {dir}, "fingerprint": {fp}, "secrets": {"token"}})
 	if status != http.StatusConflict || !strings.Contains(body, "its manifest or a file it runs changed while the window was open") {
 		t.Errorf("install of a folder changed under its window: %d %s", status, body)
 	}

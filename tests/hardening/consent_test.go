@@ -205,19 +205,27 @@ func TestConsentEditedManifestDoesNotRun(t *testing.T) {
 	}
 }
 
+// windowFingerprint reads the install window of dir and returns the
+// fingerprint it carries.
+func (v *view) windowFingerprint(t *testing.T, dir string) string {
+	t.Helper()
+	_, window := v.do(t, http.MethodGet, "/install?dir="+url.QueryEscape(dir), nil)
+	fp := regexp.MustCompile(`name="fingerprint" value="([0-9a-f]{64})"`).FindStringSubmatch(window)
+	if fp == nil {
+		t.Fatal("the window carries no fingerprint")
+	}
+	return fp[1]
+}
+
 // A window read before the folder changed cannot install what it did
 // not show.
 func TestConsentWindowBindsItsFingerprint(t *testing.T) {
 	dir := copyDir(t, "../../examples/hand-js")
 	home := t.TempDir()
 	v := serveHome(t, home)
-	_, window := v.do(t, http.MethodGet, "/install?dir="+url.QueryEscape(dir), nil)
-	fp := regexp.MustCompile(`name="fingerprint" value="([0-9a-f]{64})"`).FindStringSubmatch(window)
-	if fp == nil {
-		t.Fatal("the window carries no fingerprint")
-	}
+	fp := v.windowFingerprint(t, dir)
 	editRun(t, dir, map[string]any{"command": []string{"sh", "-c", "true"}})
-	status, body := v.do(t, http.MethodPost, "/install", url.Values{"dir": {dir}, "fingerprint": {fp[1]}})
+	status, body := v.do(t, http.MethodPost, "/install", url.Values{"dir": {dir}, "fingerprint": {fp}})
 	if status != http.StatusConflict || !strings.Contains(body, "its manifest or a file it runs changed while the window was open") {
 		t.Errorf("install of a changed folder: %d %s", status, body)
 	}
