@@ -104,13 +104,7 @@ func fingerprint(m *manifest.Manifest) (Consent, *folderRecord, error) {
 
 // fingerprintProgram is Fingerprint without the folder's other files.
 func fingerprintProgram(m *manifest.Manifest) (Consent, error) {
-	c := Consent{Run: m.Run.Kind()}
-	switch c.Run {
-	case manifest.RunProcess:
-		c.Command = slices.Clone(m.Run.Command)
-	case manifest.RunJS:
-		c.JS = m.Run.JS
-	}
+	c := runOf(m)
 	sum, err := fileSHA256(m.Dir, manifest.FileName, manifest.DefaultMaxSize)
 	if err != nil {
 		return Consent{}, err
@@ -209,13 +203,7 @@ func changedError(m *manifest.Manifest, format string, a ...any) error {
 
 // checkRun compares the run m was loaded with, kind and command, with c's.
 func (c *Consent) checkRun(m *manifest.Manifest) error {
-	now := Consent{Run: m.Run.Kind()}
-	switch now.Run {
-	case manifest.RunProcess:
-		now.Command = m.Run.Command
-	case manifest.RunJS:
-		now.JS = m.Run.JS
-	}
+	now := runOf(m)
 	switch {
 	case now.Run != c.Run:
 		return changedError(m, "it ran %s and now runs %s", runText(c.Run), runText(now.Run))
@@ -223,6 +211,18 @@ func (c *Consent) checkRun(m *manifest.Manifest) error {
 		return changedError(m, "its run changed from %s to %s", c.runLine(), now.runLine())
 	}
 	return nil
+}
+
+// runOf is the consent's run of m: its kind, and its command or bundle.
+func runOf(m *manifest.Manifest) Consent {
+	c := Consent{Run: m.Run.Kind()}
+	switch c.Run {
+	case manifest.RunProcess:
+		c.Command = slices.Clone(m.Run.Command)
+	case manifest.RunJS:
+		c.JS = m.Run.JS
+	}
+	return c
 }
 
 // checkProgram hashes the manifest and the files the program is, and

@@ -11,6 +11,8 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // A checkout is held to the bounds of a plugin's folder twice: git's
@@ -48,7 +50,7 @@ func (u folderUsage) past(b folderBounds) string {
 	case u.files > b.files:
 		return fmt.Sprintf("more than %d files and folders, the most a plugin's folder may hold", b.files)
 	case u.bytes > b.bytes:
-		return fmt.Sprintf("more than %s (each file and folder counted as at least %s), the most a plugin's folder may take", sizeText(b.bytes), sizeText(FolderBlock))
+		return fmt.Sprintf("more than %s (each file and folder counted as at least %s), the most a plugin's folder may take", safefile.LimitText(b.bytes), safefile.LimitText(FolderBlock))
 	}
 	return ""
 }
@@ -193,15 +195,4 @@ func workUsage(work string, b folderBounds) folderUsage {
 		return nil
 	})
 	return u
-}
-
-// sizeText shows a bound in the unit it is a whole number of.
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

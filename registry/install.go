@@ -144,7 +144,7 @@ func (o *Offer) Accept(granted manifest.Permissions) (Entry, error) {
 	if err != nil {
 		return Entry{}, fmt.Errorf("%s: not installed: %v", filepath.Join(m.Dir, manifest.FileName), err)
 	}
-	if !now.sameAs(o.consent) {
+	if now.Digest() != o.consent.Digest() {
 		return Entry{}, fmt.Errorf("%s: not installed: %w", filepath.Join(m.Dir, manifest.FileName), ErrChangedWhileShown)
 	}
 	entry := Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: m.Permissions.Intersect(granted), Consent: &now, Source: o.Source}
@@ -185,24 +185,6 @@ func (o *Offer) Discard() {
 	if o.Source != "" {
 		DiscardCheckout(o.home, o.Manifest.Dir)
 	}
-}
-
-// sameAs reports whether two consents record the same program and folder.
-func (c Consent) sameAs(d Consent) bool {
-	if c.Run != d.Run || c.JS != d.JS || c.Manifest != d.Manifest || c.Folder != d.Folder || len(c.Files) != len(d.Files) || len(c.Command) != len(d.Command) {
-		return false
-	}
-	for i := range c.Command {
-		if c.Command[i] != d.Command[i] {
-			return false
-		}
-	}
-	for k, v := range c.Files {
-		if d.Files[k] != v {
-			return false
-		}
-	}
-	return true
 }
 
 // Admit is the check every start of an installed plugin passes: m must be

@@ -271,21 +271,20 @@ func (s *stackRewrite) countGlobals(body []byte) error {
 // own (nil for none), with the budget after its globals: a mutable i32
 // that starts full.
 func (s *stackRewrite) globalsWithBudget(body []byte) []byte {
-	var count uint64
-	var rest []byte
-	if body != nil {
-		r := &reader{b: body}
-		count = r.u32()
-		rest = body[r.off:]
-	}
-	b := append(appendULEB(nil, count+1), rest...)
-	b = append(b, 0x7f, 1, opI32Const)
+	b := append(oneMore(body), 0x7f, 1, opI32Const)
 	b = appendSLEB(b, stackBudget)
 	return append(b, opEnd)
 }
 
 // exportsWithBudget is the export section's body with the budget's export.
 func (s *stackRewrite) exportsWithBudget(body []byte) []byte {
+	b := append(appendULEB(oneMore(body), uint64(len(stackExport))), stackExport...)
+	return appendULEB(append(b, 3), s.globals)
+}
+
+// oneMore is a vector section's body (nil for none) with its count one
+// more, ready for the entry to append.
+func oneMore(body []byte) []byte {
 	var count uint64
 	var rest []byte
 	if body != nil {
@@ -293,9 +292,7 @@ func (s *stackRewrite) exportsWithBudget(body []byte) []byte {
 		count = r.u32()
 		rest = body[r.off:]
 	}
-	b := append(appendULEB(nil, count+1), rest...)
-	b = append(appendULEB(b, uint64(len(stackExport))), stackExport...)
-	return appendULEB(append(b, 3), s.globals)
+	return append(appendULEB(nil, count+1), rest...)
 }
 
 // appendSLEB appends v as a signed LEB128.
