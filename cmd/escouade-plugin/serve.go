@@ -5,12 +5,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"sync"
 	"syscall"
 	"time"
 
@@ -71,12 +73,14 @@ func cmdServe(e env, args []string) error {
 		view.Close(context.Background())
 		return fmt.Errorf("%v (is another view running? pick another port with --addr 127.0.0.1:PORT)", err)
 	}
-	return serveView(e, view, ln, *open)
+	return serveView(e, view, ln, *open, home)
 }
 
 // serveView serves until SIGINT or SIGTERM, then stops as Host.Close
-// does: shutdown to every running plugin, each program stopped.
-func serveView(e env, view *web.Server, ln net.Listener, open bool) error {
+// does: shutdown to every running plugin, each program stopped. Once the
+// address is said, the modules installed before this version of the host
+// are compiled in the background (warmInBackground).
+func serveView(e env, view *web.Server, ln net.Listener, open bool, home string) error {
 	ctx, stop := serveContext()
 	defer stop()
 	url := web.URL(ln.Addr().String(), view.Secret())
@@ -87,6 +91,8 @@ func serveView(e env, view *web.Server, ln net.Listener, open bool) error {
 			fmt.Fprintf(e.stderr, "escouade-plugin serve: could not open a browser (%v): open the address above\n", err)
 		}
 	}
+	e.stdout = &syncWriter{w: e.stdout} // the view's lines and the warm's
+	stopWarm := warmInBackground(e, home)
 	srv := &http.Server{Handler: view, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -95,6 +101,7 @@ func serveView(e env, view *web.Server, ln net.Listener, open bool) error {
 	case <-ctx.Done():
 	case serveErr = <-served:
 	}
+	stopWarm()
 	// The live streams end first, so that the server can stop; then every
 	// plugin is shut down.
 	closeErr := view.Close(context.Background())
@@ -164,4 +171,34 @@ func openBrowser(url string) error {
 	}
 	go cmd.Wait()
 	return nil
+}
+
+// warmInBackground compiles, once per version of the host, the modules
+// and bundles installed before it (modules.Warm), while the view serves;
+// the function it returns stops the compile and waits for it.
+func warmInBackground(e env, home string) (stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := modules.Warm(ctx, home, "", func(line string) {
+			fmt.Fprintf(e.stdout, "escouade-plugin serve: %s\n", line)
+		})
+		if err != nil && ctx.Err() == nil {
+			fmt.Fprintf(e.stdout, "escouade-plugin serve: the installed plugins were not compiled ahead: %v (each compiles at its first start)\n", err)
+		}
+	}()
+	return func() { cancel(); <-done }
+}
+
+// syncWriter lets two goroutines write whole lines to one writer.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
 }

@@ -11,14 +11,18 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/journal"
+	"github.com/escouade-dev/escouade-plugin/modules"
 	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/web"
 )
@@ -67,6 +71,56 @@ func TestLoopbackAddr(t *testing.T) {
 type served struct {
 	base, secret string
 	stop         func() (code int, stdout string)
+	out          *outputLines
+}
+
+// outputLines are the lines serve printed after its address, kept as
+// they come so that a test can wait for one.
+type outputLines struct {
+	mu    sync.Mutex
+	lines []string
+	more  chan struct{} // closed and replaced at each line, closed at the end
+	ended bool
+}
+
+func (o *outputLines) read(r *bufio.Reader) {
+	for {
+		line, err := r.ReadString('\n')
+		o.mu.Lock()
+		if line != "" {
+			o.lines = append(o.lines, line)
+		}
+		o.ended = err != nil
+		close(o.more)
+		o.more = make(chan struct{})
+		o.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// wait waits for a line holding text, until serve's output ends.
+func (o *outputLines) wait(t *testing.T, text string) {
+	t.Helper()
+	for {
+		o.mu.Lock()
+		all, ended, more := strings.Join(o.lines, ""), o.ended, o.more
+		o.mu.Unlock()
+		if strings.Contains(all, text) {
+			return
+		}
+		if ended {
+			t.Fatalf("serve never said %q:\n%s", text, all)
+		}
+		<-more
+	}
+}
+
+func (o *outputLines) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return strings.Join(o.lines, "")
 }
 
 func startServe(t *testing.T, home string) served {
@@ -92,17 +146,21 @@ func startServe(t *testing.T, home string) served {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rest := make(chan string, 1)
+	out := &outputLines{more: make(chan struct{})}
+	read := make(chan struct{})
 	go func() {
-		b, _ := io.ReadAll(r)
-		rest <- string(b)
+		defer close(read)
+		out.read(r)
 	}()
 	return served{
 		base:   "http://" + u.Host,
 		secret: u.Query().Get(web.SecretParam),
+		out:    out,
 		stop: func() (int, string) {
 			cancel()
-			return <-done, <-rest
+			code := <-done
+			<-read
+			return code, out.String()
 		},
 	}
 }
@@ -269,6 +327,37 @@ func TestServeInstallsAndRunsAModule(t *testing.T) {
 	s.waitJournal(t, reg[0].ID, "initialize answered")
 	if code, out := s.stop(); code != exitOK {
 		t.Errorf("stop: %d %s", code, out)
+	}
+}
+
+// A serve of a new version compiles the modules installed before it, in
+// the background, before their first start needs them.
+func TestServeCompilesTheInstalledModulesAhead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the JS engine")
+	}
+	home := t.TempDir()
+	example, err := filepath.Abs(filepath.Join("..", "..", "examples", "hello-js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := registry.Update(home, func(r *registry.Registry) error {
+		r.Put(registry.Entry{ID: "dev.escouade.example.hello-js", Dir: example, Version: "0.1.0"})
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s := startServe(t, home)
+	s.out.wait(t, "the installed plugins are compiled for this version of Escouade (1 of 1)")
+	if n := wasm.CachedModules(modules.CacheDir(home), host.AppVersion); n == 0 {
+		t.Error("the compile cache is empty after the warm said it compiled")
+	}
+	if code, out := s.stop(); code != exitOK || !strings.Contains(out, "compiling the installed plugins for this version of Escouade: dev.escouade.example.hello-js (1 of 1)") {
+		t.Errorf("stop: %d %s", code, out)
+	}
+	again := startServe(t, home)
+	if code, out := again.stop(); code != exitOK || strings.Contains(out, "compiling the installed plugins") {
+		t.Errorf("the second start of a version compiled again: %d %s", code, out)
 	}
 }
 
