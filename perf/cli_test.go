@@ -172,7 +172,11 @@ func copyPlugin(t *testing.T, from, to string, run any) string {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), b, info.Mode().Perm()|0o600)
 	})
 	if err != nil {
 		t.Fatal(err)

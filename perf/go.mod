@@ -13,6 +13,7 @@ require (
 
 require (
 	code.dny.dev/ssrf v0.3.0 // indirect
+	github.com/coder/websocket v1.8.15 // indirect
 	github.com/danieljoos/wincred v1.2.3 // indirect
 	github.com/fatih/color v1.13.0 // indirect
 	github.com/godbus/dbus/v5 v5.2.2 // indirect
