@@ -11,6 +11,8 @@ package engine
 import (
 	"context"
 	"errors"
+	"runtime/debug"
+	"strings"
 
 	"github.com/samyfodil/wazy"
 	"github.com/samyfodil/wazy/api"
@@ -20,11 +22,51 @@ import (
 
 // Name and Version say which runtime compiled a module: the compile
 // cache of a host is kept per runtime and version, so code compiled by
-// one is never read back by another.
+// one is never read back by another. Version is read from the binary's
+// build information, so that it is the runtime this binary was built
+// with, not a copy of go.mod that an update could forget.
+const Name = "wazy"
+
+// Version is the runtime's module version ("v0.7.0"; with a replacement,
+// the replacement's). A binary that carries no module list (a test
+// binary) gives requiredVersion, which a test holds to go.mod.
+var Version = runtimeVersion()
+
+// runtimeModule is the module path of the runtime behind this package,
+// requiredVersion the version go.mod requires.
 const (
-	Name    = "wazy"
-	Version = "v0.7.0"
+	runtimeModule   = "github.com/samyfodil/wazy"
+	requiredVersion = "v0.7.0"
 )
+
+func runtimeVersion() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return requiredVersion
+	}
+	for _, dep := range info.Deps {
+		if dep.Path != runtimeModule {
+			continue
+		}
+		if r := dep.Replace; r != nil {
+			return versionName(r.Version, r.Sum)
+		}
+		return versionName(dep.Version, dep.Sum)
+	}
+	return requiredVersion
+}
+
+// versionName is a version fit for a folder's name: a replacement by a
+// local folder has no version, and is named by its sum or "local".
+func versionName(version, sum string) string {
+	if version != "" {
+		return version
+	}
+	if sum != "" {
+		return "local-" + strings.NewReplacer("/", "_", "+", "-", "=", "").Replace(sum)
+	}
+	return "local"
+}
 
 // AlwaysChecks says that compiled code always checks, at function entries
 // and loop back-edges, whether its context is done: with it, a runtime
