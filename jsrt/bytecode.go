@@ -194,7 +194,7 @@ func (e *Engine) CachedBundle(m *manifest.Manifest, dir string, compile func(bun
 	if err != nil {
 		return nil, err
 	}
-	files := BundleFS(src, rel).(memFS)
+	files := bundleFiles(src, rel)
 	key := cacheKey(src, rel)
 	file := filepath.Join(dir, fmt.Sprintf("%x.qbc", key))
 	b, ok := readCache(file, key)
@@ -206,13 +206,14 @@ func (e *Engine) CachedBundle(m *manifest.Manifest, dir string, compile func(bun
 		res := v.(madeBytecode)
 		b, ok, file = res.b, res.ok, res.file
 	}
+	sum := sha256Hex(src)
 	if !ok {
-		return files, nil
+		return sourcedFS{memFS: files, sum: sum}, nil
 	}
 	delete(files, MainFile)
 	files[RuntimeBytecodeFile] = &memFile{data: b.runtime}
 	files[BundleBytecodeFile] = &memFile{data: b.bundle}
-	return cachedFS{memFS: files, file: file}, nil
+	return cachedFS{sourcedFS: sourcedFS{memFS: files, sum: sum}, file: file}, nil
 }
 
 // flights makes the bytecode of one cache file once at a time.
@@ -249,7 +250,7 @@ func made(files memFS, src []byte, rel string, key [sha256.Size]byte, dir, file 
 // cachedFS is a /bundle with bytecode mounted, and the cache file that
 // holds it.
 type cachedFS struct {
-	memFS
+	sourcedFS
 	file string
 }
 

@@ -63,7 +63,7 @@ func withBytecode(t testing.TB, r *engineRuntime, bundle fs.FS) fs.FS {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := bundle.(memFS)
+	files := bundle.(sourcedFS).memFS
 	files[RuntimeBytecodeFile] = &memFile{data: b.runtime}
 	files[BundleBytecodeFile] = &memFile{data: b.bundle}
 	return files

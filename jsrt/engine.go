@@ -127,6 +127,11 @@ func bundleUnread(rel string, err error) error {
 // file:///plugin/<rel>, so that new URL('../x.json', import.meta.url)
 // names the plugin's root files as it does under Node.
 func BundleFS(src []byte, rel string) fs.FS {
+	return sourcedFS{memFS: bundleFiles(src, rel), sum: sha256Hex(src)}
+}
+
+// bundleFiles are the files of BundleFS.
+func bundleFiles(src []byte, rel string) memFS {
 	meta, _ := json.Marshal(map[string]string{"url": bundleURL(rel)})
 	return memFS{
 		MainFile:    {data: src},
@@ -134,6 +139,18 @@ func BundleFS(src []byte, rel string) fs.FS {
 		MetaFile:    {data: meta},
 	}
 }
+
+// sourcedFS is a /bundle that says which bytes of the plugin's folder it
+// was made from: the host holds them to the start's consent check
+// (transport.LaunchSpec.Program), so that a bundle swapped between that
+// check and this read does not run.
+type sourcedFS struct {
+	memFS
+	sum string
+}
+
+// SourceSHA256 is the hex SHA-256 of the bundle's source as it was read.
+func (s sourcedFS) SourceSHA256() string { return s.sum }
 
 // bundleURL is the import.meta.url of the bundle at rel.
 func bundleURL(rel string) string { return "file://" + PluginMount + "/" + escapePath(rel) }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
@@ -38,7 +41,7 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 		return nil, fmt.Errorf("%s changed between the start's check of what you consented to and its read: not run", ModuleFile)
 	}
 	g := t.guestOf(m)
-	fsc, bytecode, err := t.mounts(ctx, m, g, mod, journal)
+	fsc, bytecode, err := t.mounts(ctx, m, g, mod, spec.Program, journal)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +86,7 @@ func journalOf(spec transport.LaunchSpec) func(string) {
 
 // mounts is an instance's file system: /plugin, and /bundle for run.js;
 // and the cache file of the bytecode in /bundle, if it has some.
-func (t *Transport) mounts(ctx context.Context, m *manifest.Manifest, g guest, mod *module, journal func(string)) (engine.FSConfig, string, error) {
+func (t *Transport) mounts(ctx context.Context, m *manifest.Manifest, g guest, mod *module, consented map[string]string, journal func(string)) (engine.FSConfig, string, error) {
 	files, err := pluginFiles(m.Dir, t.o.FileLimit, t.o.FilesLimit, journal)
 	if err != nil {
 		return nil, "", err
@@ -96,7 +99,28 @@ func (t *Transport) mounts(ctx context.Context, m *manifest.Manifest, g guest, m
 	if err != nil {
 		return nil, "", err
 	}
+	if err := heldToConsent(bundle, m, consented); err != nil {
+		return nil, "", err
+	}
 	return fsc.WithFSMount(bundle, BundleMount), bytecodeFile(bundle), nil
+}
+
+// heldToConsent refuses a bundle whose bytes, as the engine read them,
+// are not those the start's consent check hashed (consented, by path in
+// the folder; nil when the start was not checked): a bundle swapped
+// between the check and the read. An engine that cannot say what it read
+// is refused as well.
+func heldToConsent(bundle fs.FS, m *manifest.Manifest, consented map[string]string) error {
+	rel := path.Clean(filepath.ToSlash(m.Run.JS))
+	want, ok := consented[rel]
+	if !ok {
+		return nil
+	}
+	sourced, ok := bundle.(interface{ SourceSHA256() string })
+	if !ok || sourced.SourceSHA256() != want {
+		return fmt.Errorf("%s changed between the start's check of what you consented to and its read: not run", rel)
+	}
+	return nil
 }
 
 // instantiate makes the instance's module on its goroutine. A module

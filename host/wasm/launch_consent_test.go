@@ -2,10 +2,15 @@ package wasm
 
 import (
 	"context"
+	"os"
+	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/jsrt"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // A module swapped between the start's consent check and the transport's
@@ -24,4 +29,31 @@ func TestLaunchHoldsTheModuleToItsCheckedDigest(t *testing.T) {
 		t.Fatalf("Launch of the checked bytes: %v", err)
 	}
 	_ = prog.Stop(context.Background())
+}
+
+// A bundle is held the same way, whether the engine reads it from its
+// source or from bytecode in the cache: the digest is of the source the
+// engine read, and the bytecode is keyed by that source.
+func TestLaunchHoldsTheBundleToItsCheckedDigest(t *testing.T) {
+	m, err := manifest.Load("../../examples/hello-js", manifest.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(m.Dir, m.Run.JS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := path.Clean(m.Run.JS)
+	for _, cache := range []string{"", t.TempDir()} {
+		tr := newTransport(t, Options{JS: jsrt.New(), CacheDir: cache})
+		_, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Program: map[string]string{rel: digest([]byte("what was checked"))}})
+		if err == nil || !strings.Contains(err.Error(), rel+" changed between the start's check") {
+			t.Fatalf("cache %q: Launch of a bundle other than the checked = %v, want a refusal", cache, err)
+		}
+		prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Program: map[string]string{rel: digest(src)}})
+		if err != nil {
+			t.Fatalf("cache %q: Launch of the checked bundle: %v", cache, err)
+		}
+		_ = prog.Stop(context.Background())
+	}
 }
