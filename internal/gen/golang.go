@@ -15,16 +15,14 @@ const commentWidth = 76
 // returns the names it declared, types and enum values, for the kit's
 // aliases.
 func goTypesFile(doc *document, header string) ([]byte, []string, error) {
-	g := &goGen{uses: uses(doc.Methods)}
+	g := &goGen{shapes: shapes{spell: goSpelling, uses: uses(doc.Methods)}}
 	g.printf("%s\n\npackage proto\n\nimport \"encoding/json\"\n\n", header)
 	g.printf("// JSON is where a shape is free: passed on as written.\ntype JSON = json.RawMessage\n\n")
 	g.declared = append(g.declared, "JSON")
 	for _, d := range doc.Defs {
 		g.decl(d.Name, d.Schema)
 	}
-	for len(g.pending) > 0 {
-		next := g.pending[0]
-		g.pending = g.pending[1:]
+	for next, ok := g.next(); ok; next, ok = g.next() {
 		g.decl(next.name, next.schema)
 	}
 	out, err := formatGo(g.buf.Bytes())
@@ -86,19 +84,21 @@ func formatGo(src []byte) ([]byte, error) {
 }
 
 type goGen struct {
-	buf     bytes.Buffer
-	pending []inline          // inline objects and enums, declared after the $defs
-	uses    map[string]string // what a $defs entry without description is for
+	shapes
+	buf bytes.Buffer
 	// declared lists the names declared, in order: a type by its name, an
 	// enum's value as "const Name".
 	declared []string
 }
 
-// inline is an object or enum written inside another shape, declared as a
-// type of its own.
-type inline struct {
-	name   string
-	schema *schema
+// goSpelling is how Go writes the schema's types.
+var goSpelling = spelling{
+	scalars:  map[string]string{"string": "string", "integer": "int64", "number": "float64", "boolean": "bool"},
+	any:      "JSON",
+	array:    func(item string) string { return "[]" + item },
+	dict:     func(value string) string { return "map[string]" + value },
+	nullable: func(typ string) string { return "*" + typ },
+	consts:   map[string]string{"string": "string", "number": "int64", "bool": "bool"},
 }
 
 func (g *goGen) printf(format string, args ...any) { fmt.Fprintf(&g.buf, format, args...) }
@@ -176,85 +176,6 @@ func (g *goGen) enum(name string, s *schema) {
 	g.printf(")\n\n")
 }
 
-// typeOf returns the Go type of s; an inline object or enum becomes a named
-// type declared later, named by hint.
-func (g *goGen) typeOf(s *schema, hint string) string {
-	switch {
-	case s.Ref != "":
-		return s.refName()
-	case len(s.Const) > 0:
-		return constType(s.Const)
-	case len(s.Enum) > 0 || len(s.Properties) > 0 && s.AdditionalProperties == nil:
-		g.pending = append(g.pending, inline{hint, s})
-		return hint
-	}
-	types := s.Type
-	nullable := len(types) == 2 && types[1] == "null"
-	if nullable {
-		types = types[:1]
-	}
-	if len(types) != 1 {
-		return "JSON"
-	}
-	expr := g.scalar(types[0], s, hint)
-	if nullable && expr != "JSON" {
-		return "*" + expr
-	}
-	return expr
-}
-
-func (g *goGen) scalar(typ string, s *schema, hint string) string {
-	switch typ {
-	case "string":
-		return "string"
-	case "integer":
-		return "int64"
-	case "number":
-		return "float64"
-	case "boolean":
-		return "bool"
-	case "array":
-		if s.Items == nil {
-			return "[]JSON"
-		}
-		return "[]" + g.typeOf(s.Items, hint+"Item")
-	case "object":
-		if s.AdditionalProperties != nil {
-			return "map[string]" + g.typeOf(s.AdditionalProperties, hint+"Value")
-		}
-		return "map[string]JSON"
-	}
-	return "JSON" // null, or no type at all: any value
-}
-
-// constType is the Go type of a const's JSON value.
-func constType(raw json.RawMessage) string {
-	return constKind(raw, map[string]string{"string": "string", "number": "int64", "bool": "bool"}, "JSON")
-}
-
-// constKind names the type of a const's JSON value in a language: types
-// maps the JSON kinds "string", "number" and "bool" to its names, and any
-// other value (null, an object, one that does not decode) is other.
-func constKind(raw json.RawMessage, types map[string]string, other string) string {
-	var v any
-	if json.Unmarshal(raw, &v) != nil {
-		return other
-	}
-	var kind string
-	switch v.(type) {
-	case string:
-		kind = "string"
-	case float64:
-		kind = "number"
-	case bool:
-		kind = "bool"
-	}
-	if t, ok := types[kind]; ok {
-		return t
-	}
-	return other
-}
-
 // methods writes a constant per method name, and per pattern its prefix.
 func (g *goGen) methods(ms []method) {
 	g.printf("// Method names of protocol 1. A pattern such as \"permissions/*\" is given\n")
@@ -315,18 +236,6 @@ func methodDoc(m method, typeName func(*schema) string) string {
 		facts = append(facts, "result "+r)
 	}
 	return fmt.Sprintf("%s (%s): %s", m.Name, strings.Join(facts, "; "), lowerFirst(m.Description))
-}
-
-// declDoc is the doc comment of a declared type: its description, else
-// what it is for.
-func (g *goGen) declDoc(name, description string) string {
-	switch {
-	case description != "":
-		return name + " is " + lowerFirst(description)
-	case g.uses[name] != "":
-		return name + " is " + g.uses[name] + "."
-	}
-	return name + " is a shape of the protocol schema."
 }
 
 // uses tells, for each $defs entry that methods name, what it is for:

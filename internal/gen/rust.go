@@ -14,7 +14,7 @@ import (
 // nullable value an Option, a map a BTreeMap (a stable order), and a free
 // shape serde_json::Value.
 func rustFile(doc *document, header string) []byte {
-	g := &rustGen{uses: uses(doc.Methods)}
+	g := &rustGen{shapes: shapes{spell: rustSpelling, uses: uses(doc.Methods)}}
 	g.printf("%s\n\n", header)
 	g.printf("//! The protocol's types, generated from the protocol schema.\n\n")
 	g.printf("#![allow(clippy::all)]\n\nuse serde::{Deserialize, Serialize};\nuse std::collections::BTreeMap;\n\n")
@@ -22,9 +22,7 @@ func rustFile(doc *document, header string) []byte {
 	for _, d := range doc.Defs {
 		g.decl(d.Name, d.Schema)
 	}
-	for len(g.pending) > 0 {
-		next := g.pending[0]
-		g.pending = g.pending[1:]
+	for next, ok := g.next(); ok; next, ok = g.next() {
 		g.decl(next.name, next.schema)
 	}
 	g.methods(doc.Methods)
@@ -34,9 +32,18 @@ func rustFile(doc *document, header string) []byte {
 }
 
 type rustGen struct {
-	buf     bytes.Buffer
-	pending []inline
-	uses    map[string]string
+	shapes
+	buf bytes.Buffer
+}
+
+// rustSpelling is how Rust writes the schema's types.
+var rustSpelling = spelling{
+	scalars:  map[string]string{"string": "String", "integer": "i64", "number": "f64", "boolean": "bool", "null": "()"},
+	any:      "Json",
+	array:    func(item string) string { return "Vec<" + item + ">" },
+	dict:     func(value string) string { return "BTreeMap<String, " + value + ">" },
+	nullable: func(typ string) string { return "Option<" + typ + ">" },
+	consts:   map[string]string{"string": "String", "number": "i64", "bool": "bool"},
 }
 
 func (g *rustGen) printf(format string, args ...any) { fmt.Fprintf(&g.buf, format, args...) }
@@ -45,16 +52,6 @@ func (g *rustGen) comment(indent, text string) {
 	for _, line := range wrap(text, commentWidth) {
 		g.printf("%s/// %s\n", indent, line)
 	}
-}
-
-func (g *rustGen) declDoc(name, description string) string {
-	switch {
-	case description != "":
-		return name + " is " + lowerFirst(description)
-	case g.uses[name] != "":
-		return name + " is " + g.uses[name] + "."
-	}
-	return name + " is a shape of the protocol schema."
 }
 
 const rustDerive = "#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]\n"
@@ -113,61 +110,6 @@ func (g *rustGen) enum(name string, s *schema) {
 	}
 	g.printf("}\n\n")
 	g.printf("impl Default for %s {\n    fn default() -> Self {\n        %s::%s\n    }\n}\n\n", name, name, first)
-}
-
-func (g *rustGen) typeOf(s *schema, hint string) string {
-	switch {
-	case s.Ref != "":
-		return s.refName()
-	case len(s.Const) > 0:
-		return rustConstType(s.Const)
-	case len(s.Enum) > 0 || len(s.Properties) > 0 && s.AdditionalProperties == nil:
-		g.pending = append(g.pending, inline{hint, s})
-		return hint
-	}
-	types := s.Type
-	nullable := len(types) == 2 && types[1] == "null"
-	if nullable {
-		types = types[:1]
-	}
-	if len(types) != 1 {
-		return "Json"
-	}
-	expr := g.scalar(types[0], s, hint)
-	if nullable && expr != "Json" {
-		return "Option<" + expr + ">"
-	}
-	return expr
-}
-
-func (g *rustGen) scalar(typ string, s *schema, hint string) string {
-	switch typ {
-	case "string":
-		return "String"
-	case "integer":
-		return "i64"
-	case "number":
-		return "f64"
-	case "boolean":
-		return "bool"
-	case "null":
-		return "()"
-	case "array":
-		if s.Items == nil {
-			return "Vec<Json>"
-		}
-		return "Vec<" + g.typeOf(s.Items, hint+"Item") + ">"
-	case "object":
-		if s.AdditionalProperties != nil {
-			return "BTreeMap<String, " + g.typeOf(s.AdditionalProperties, hint+"Value") + ">"
-		}
-		return "BTreeMap<String, Json>"
-	}
-	return "Json"
-}
-
-func rustConstType(raw json.RawMessage) string {
-	return constKind(raw, map[string]string{"string": "String", "number": "i64", "bool": "bool"}, "Json")
 }
 
 // methods writes a constant per method name, and per pattern its prefix.
