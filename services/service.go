@@ -22,17 +22,17 @@ type Peer interface {
 // resources it holds for that instance (timers, sockets, streams). The host
 // makes one per instance and closes it when the instance ends, whatever the
 // way it ends.
+type Service interface {
+	// Methods gives the handlers by method name.
+	Methods() map[string]Handler
+	// Close releases what the service holds for the instance.
+	Close() error
+}
+
 // Ordered is a Service some of whose methods neither block nor call the
 // plugin, and must take effect in the order their lines came (a cap
 // refuses the request past it, not whichever ran last): the connection
 // serves those in order (jsonrpc.Options.InOrder).
 type Ordered interface {
 	InOrder() []string
-}
-
-type Service interface {
-	// Methods gives the handlers by method name.
-	Methods() map[string]Handler
-	// Close releases what the service holds for the instance.
-	Close() error
 }
