@@ -175,7 +175,7 @@ func checkoutBounded(ctx context.Context, empty string, src gitSource, work stri
 func workUsage(work string, b folderBounds) folderUsage {
 	var u folderUsage
 	gitDir := filepath.Join(work, ".git")
-	filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
+	walkFolder(work, func(path string, d fs.DirEntry, err error) error {
 		switch {
 		case err != nil || path == work:
 			return nil

@@ -72,7 +72,7 @@ func ReadTree(dir string, cached Tree, cachedAt int64) (Tree, error) {
 	t := Tree{}
 	var total int64
 	entries := 0
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err = walkFolder(dir, func(p string, d fs.DirEntry, err error) error {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // gone between the listing and its look: absent
 		}
