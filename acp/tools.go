@@ -222,6 +222,7 @@ type toolContent struct {
 	Path    string          `json:"path"`
 	OldText *string         `json:"oldText"`
 	NewText string          `json:"newText"`
+	Meta    json.RawMessage `json:"_meta"`
 }
 
 func contentEntries(content json.RawMessage) []toolContent {
@@ -241,10 +242,23 @@ func diffsOf(content json.RawMessage) []Diff {
 	var diffs []Diff
 	for _, e := range contentEntries(content) {
 		if e.Type == "diff" {
-			diffs = append(diffs, Diff{Path: e.Path, OldText: e.OldText, NewText: e.NewText})
+			diffs = append(diffs, Diff{Path: e.Path, OldText: oldTextOf(e), NewText: e.NewText})
 		}
 	}
 	return diffs
+}
+
+// oldTextOf is a diff's old text; nil for a new file. Gemini CLI writes a
+// new file's diff with oldText "" and _meta.kind "add"
+// (packages/cli/src/zed-integration/zedIntegration.ts).
+func oldTextOf(e toolContent) *string {
+	var meta struct {
+		Kind string `json:"kind"`
+	}
+	if e.OldText != nil && *e.OldText == "" && json.Unmarshal(e.Meta, &meta) == nil && meta.Kind == "add" {
+		return nil
+	}
+	return e.OldText
 }
 
 // contentText joins the text blocks of a tool call's content.

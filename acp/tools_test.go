@@ -175,3 +175,20 @@ func TestDocumentedMetaNameStillRead(t *testing.T) {
 	app, _ = n.name(toolFacts{Kind: "execute", Meta: raw(`{"claudeCode":{"toolName":"  "}}`)})
 	diff(t, "a blank name says nothing", "Bash", app)
 }
+
+// TestGeminiNewFileDiff: Gemini CLI's permission request for write_file of a
+// new file (packages/cli/src/zed-integration/zedIntegration.ts) gives the
+// diff oldText "" and _meta.kind "add": a new file, so a Write.
+func TestGeminiNewFileDiff(t *testing.T) {
+	c := ready(t, Options{}, initOK)
+	items, _ := feed(c, `{"jsonrpc":"2.0","id":3,"method":"session/request_permission","params":{"sessionId":"s1","options":[{"optionId":"proceed_always","name":"Allow All Edits","kind":"allow_always"},{"optionId":"proceed_once","name":"Allow","kind":"allow_once"},{"optionId":"cancel","name":"Reject","kind":"reject_once"}],"toolCall":{"toolCallId":"write_file-1","status":"pending","title":"Writing to hello.txt","content":[{"type":"diff","path":"/p/hello.txt","oldText":"","newText":"hi\n","_meta":{"kind":"add"}}],"locations":[{"path":"/p/hello.txt"}],"kind":"edit"}}}`)
+	if len(items) != 1 {
+		t.Fatalf("items: %+v", items)
+	}
+	diff(t, "diffs", []Diff{{Path: "/p/hello.txt", NewText: "hi\n"}}, items[0].Diffs)
+	diff(t, "name", "Write", items[0].Name)
+	// A modified file keeps its old text, whatever _meta says, and a _meta
+	// of the wrong shape loses nothing.
+	got := diffsOf(raw(`[{"type":"diff","path":"/p/a","oldText":"","newText":"x","_meta":{"kind":"modify"}},{"type":"diff","path":"/p/b","oldText":"o","newText":"x","_meta":7}]`))
+	diff(t, "kept", []Diff{{Path: "/p/a", OldText: ptr(""), NewText: "x"}, {Path: "/p/b", OldText: ptr("o"), NewText: "x"}}, got)
+}
