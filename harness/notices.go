@@ -16,6 +16,7 @@ const (
 	noticeOutputEndedFormat   = "%s closed its output while still running: it was stopped"
 	noticeLineTooLongFormat   = "the agent wrote a line of %d bytes, over the limit of %d: it was dropped"
 	noticeFencedFormat        = "refused the agent's %s of %s: it belongs to another private project"
+	noticeNoVersionFormat     = "cannot read the version of %s (%v): it is not compared with the versions this plugin was tried with; an agent that prints no version has \"versionArgs\": [] in its harness entry"
 	noticeOwnModeFormat       = "%s switched itself to its mode %s%s; the host still applies the app mode %s and asks what that mode asks"
 	// noticeLoginFormat names the agent's own command (docs/harness.md#the-session):
 	// the speaker, the program, then what the agent offers and the end.
