@@ -210,6 +210,9 @@ func (c *Client) onUsageUpdate(u *update) error {
 	if err := u.decode(&v); err != nil {
 		return err
 	}
+	if c.turn.running {
+		c.turn.context = &v
+	}
 	c.emit(Item{Type: TypeUsage, Context: &v})
 	return nil
 }
