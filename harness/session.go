@@ -29,12 +29,14 @@ type Session struct {
 	stdin   *stdinWriter
 
 	// Owned by the loop goroutine.
-	client   *acp.Client
-	mode     string
-	loop     loopState
-	asks     map[string]chan askReply
-	noticed  map[string]bool // tool calls already noticed as unfenced accesses
-	stopping bool
+	client  *acp.Client
+	mode    string
+	loop    loopState
+	asks    map[string]chan askReply
+	noticed map[string]bool // tool calls already noticed as unfenced accesses
+
+	causesNoticed map[string]bool // known causes already noticed (causes.go)
+	stopping      bool
 
 	work     *bqueue.Queue[func()] // for the loop; closed once the agent has ended
 	mu       sync.Mutex
