@@ -70,3 +70,23 @@ func TestCausesNeedAllTheirWords(t *testing.T) {
 	s.noticeCauses(acp.Item{Type: acp.TypeToolDone, Status: "completed", Output: []byte(`"bubblewrap is unavailable"`)})
 	diff(t, "noticed", map[string]bool(nil), s.causesNoticed)
 }
+
+// TestClaudeAdapterRootRefusalIsExplained: Claude Code's ACP adapter run as
+// root refuses the bypass mode with its own words (src/acp-agent.ts,
+// "bypassPermissions is not available when running as root"); the failed
+// session/new is followed by the same notice.
+func TestClaudeAdapterRootRefusalIsExplained(t *testing.T) {
+	w := newWorld(t)
+	script := reviewScript(t, `{"sessionError":{"code":-32603,"message":"Invalid permissions.defaultMode: bypassPermissions is not available when running as root."}}`)
+	r := start(t, script, Options{Cwd: w.dir})
+	notices := texts(r.untilType(acp.TypeClosed), acp.TypeNotice)
+	var root int
+	for _, n := range notices {
+		if strings.HasPrefix(n, "Fake refuses to run as root") {
+			root++
+		}
+	}
+	if root != 1 {
+		t.Errorf("%d root notices in %q", root, notices)
+	}
+}
