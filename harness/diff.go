@@ -145,12 +145,17 @@ func placeEdits(path, old string, exists bool, edits []edit, limit int64) []acp.
 // s holds it and the result stays within limit bytes: a short text
 // replaced everywhere by a long one could otherwise ask for gigabytes.
 func replaceBounded(s string, e edit, limit int64) (string, bool) {
-	if e.from == "" || !strings.Contains(s, e.from) {
+	if e.from == "" {
 		return "", false
 	}
 	n := 1
 	if e.all {
 		n = strings.Count(s, e.from)
+	} else if !strings.Contains(s, e.from) {
+		n = 0
+	}
+	if n == 0 {
+		return "", false
 	}
 	if int64(len(s))+int64(n)*(int64(len(e.to))-int64(len(e.from))) > limit {
 		return "", false

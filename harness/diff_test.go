@@ -182,3 +182,27 @@ func FuzzDiffsFromInput(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDiffsFromInput places an edit in a file of 1 MiB, and refuses a
+// replace-all that would build 4 GiB, sized before it is built.
+func BenchmarkDiffsFromInput(b *testing.B) {
+	dir, _, fence := diffWorld(b)
+	big := filepath.Join(dir, "big.txt")
+	writeFile(b, big, strings.Repeat("line of text\n", 1<<20/13)+"needle\n")
+	edit := json.RawMessage(`{"file_path":"` + big + `","old_string":"needle","new_string":"thread"}`)
+	bomb := json.RawMessage(`{"file_path":"` + big + `","old_string":"e","new_string":"` + strings.Repeat("x", 4096) + `","replace_all":true}`)
+	b.Run("edit in 1 MiB", func(b *testing.B) {
+		for b.Loop() {
+			if len(diffsFromInput(edit, fence, DefaultMaxDiffBytes)) != 1 {
+				b.Fatal("no diff")
+			}
+		}
+	})
+	b.Run("replace-all bomb", func(b *testing.B) {
+		for b.Loop() {
+			if d := diffsFromInput(bomb, fence, DefaultMaxDiffBytes); len(d) != 1 || d[0].OldText == nil || *d[0].OldText != "e" {
+				b.Fatal("the bomb was placed")
+			}
+		}
+	})
+}
