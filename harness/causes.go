@@ -29,11 +29,11 @@ var causes = []cause{
 	},
 	{
 		key: "bwrap",
-		// Codex's shell runs in a bubblewrap sandbox.
+		// Codex's shell runs in a bubblewrap sandbox. Its warning that it
+		// "could not find bubblewrap on PATH" and uses its own in the
+		// meantime is no failure, and is not taken for one.
 		words: [][]string{
 			{"bubblewrap is unavailable"},
-			{"could not find", "bubblewrap"},
-			{"could not find", "bwrap"},
 			{"bwrap", "No such file or directory"},
 			{"bwrap", "not found"},
 		},

@@ -59,7 +59,9 @@ func TestCodexWithoutBubblewrapIsExplained(t *testing.T) {
 // TestCausesNeedAllTheirWords: a word alone is no cause; a successful tool
 // that prints the words is none either.
 func TestCausesNeedAllTheirWords(t *testing.T) {
-	for _, text := range []string{"bwrap", "could not find the file", "running as root is fine", "bubblewrap installed"} {
+	for _, text := range []string{"bwrap", "could not find the file", "running as root is fine", "bubblewrap installed",
+		"Codex could not find bubblewrap on PATH. Install bubblewrap with your OS package manager. Codex will use the bundled bubblewrap in the meantime.",
+		"Codex could not find system bubblewrap at /usr/bin/bwrap"} {
 		for _, c := range causes {
 			if c.matches(text) {
 				t.Errorf("%q is taken for %s", text, c.key)
