@@ -41,15 +41,18 @@ func fuzzClients(t *testing.T) []*Client {
 }
 
 // FuzzToolName checks the naming rules on any title, input and _meta: a
-// tool of kind other is named by acp.tools or shown by its title.
+// tool of kind other is named by acp.tools, by Claude Code's own name, or
+// shown by its title.
 func FuzzToolName(f *testing.F) {
 	f.Add("developer: shell · ls", `{"pattern":"*.go"}`, `{"goose":{"toolCall":{"toolName":"x"}}}`)
 	f.Add("", `{"glob":"**/*"}`, `null`)
+	f.Add("Write", `{}`, `{"claudeCode":{"toolName":"Write"}}`)
 	f.Fuzz(func(t *testing.T, title, input, meta string) {
 		n := namer{agent: "goose", tools: map[string]string{"shell": "Bash", "x": "Read"}}
 		app, _ := n.name(toolFacts{Kind: "other", Title: title, Input: json.RawMessage(input), Meta: json.RawMessage(meta)})
-		if app != "Bash" && app != "Read" && app != strings.TrimSpace(title) {
-			t.Fatalf("tool %q is neither mapped nor its title %q", app, title)
+		own, claude := metaToolName(json.RawMessage(meta), "goose")
+		if app != "Bash" && app != "Read" && app != strings.TrimSpace(title) && !(claude && app == own) {
+			t.Fatalf("tool %q is neither mapped, nor Claude Code's name, nor its title %q", app, title)
 		}
 		isNamePattern(json.RawMessage(input))
 	})

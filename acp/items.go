@@ -114,6 +114,9 @@ type Usage struct {
 	ThoughtTokens     int `json:"thoughtTokens,omitempty"`
 	CachedReadTokens  int `json:"cachedReadTokens,omitempty"`
 	CachedWriteTokens int `json:"cachedWriteTokens,omitempty"`
+	// FromContext marks counts the prompt answer did not give: totalTokens
+	// is then the context's used tokens of the turn's last usage_update.
+	FromContext bool `json:"fromContext,omitempty"`
 }
 
 func (u *Usage) add(v Usage) {

@@ -18,12 +18,12 @@ const (
 	kindSwitchMode = "switch_mode"
 )
 
-// toolFacts is what a tool call tells of its tool when it first appears.
+// toolFacts is what a tool call has told of its tool so far.
 type toolFacts struct {
 	Kind, Title string
-	Meta        json.RawMessage // the call's _meta
+	Meta        json.RawMessage // the latest _meta that names the tool
 	Input       json.RawMessage // rawInput
-	Diffs       []Diff
+	Diffs       []Diff          // the latest diffs of its content
 }
 
 // namer names tool calls by the rules of docs/harness.md#tool-names.
@@ -33,14 +33,35 @@ type namer struct {
 	subagentTools []string
 }
 
-// name gives the app's tool name and the agent's own name of the tool ("" for
-// a known kind). A tool of kind other, none or unknown that acp.tools does
-// not map is shown by its title.
+// name gives the app's tool name and the agent's own name of the tool: by
+// what says which tool it is (definite), else by its title.
 func (n namer) name(f toolFacts) (app, agent string) {
-	if app := kindName(f); app != "" {
-		return app, ""
+	if app, agent := n.definite(f); app != "" {
+		return app, agent
 	}
-	agent = firstNonEmpty(metaToolName(f.Meta, n.agent), titleToolName(f.Title))
+	return n.byTitle(f)
+}
+
+// definite names a tool by what says which tool it is: the agent's own
+// name in _meta when acp.tools maps it (Claude Code's own names are the
+// app's names), else the ACP kind. The latest update that says it wins.
+func (n namer) definite(f toolFacts) (app, agent string) {
+	if own, claude := metaToolName(f.Meta, n.agent); own != "" {
+		if mapped, ok := n.tools[own]; ok {
+			return mapped, own
+		}
+		if claude {
+			return own, own
+		}
+	}
+	return kindName(f), ""
+}
+
+// byTitle names a tool of kind other, none or unknown: the agent's own
+// name (_meta, else the title's) through acp.tools, else its title.
+func (n namer) byTitle(f toolFacts) (app, agent string) {
+	own, _ := metaToolName(f.Meta, n.agent)
+	agent = firstNonEmpty(own, titleToolName(f.Title))
 	if mapped, ok := n.tools[agent]; ok && agent != "" {
 		return mapped, agent
 	}
@@ -118,25 +139,39 @@ func looksLikeGlob(s string) bool {
 	return strings.Contains(s, "/") || strings.HasPrefix(s, "*") || strings.HasPrefix(s, "{")
 }
 
-// metaToolName reads _meta.<agent>.toolCall.toolName.
-func metaToolName(meta json.RawMessage, agent string) string {
-	if agent == "" || !present(meta) {
-		return ""
+// metaToolName reads the agent's own tool name from _meta:
+// _meta.<agent>.toolCall.toolName, else _meta.claudeCode.toolName, where
+// Claude Code's ACP adapter writes it (claude says which one it was).
+func metaToolName(meta json.RawMessage, agent string) (name string, claude bool) {
+	if !present(meta) {
+		return "", false
 	}
 	var byAgent map[string]json.RawMessage
 	if json.Unmarshal(meta, &byAgent) != nil {
-		return ""
+		return "", false
 	}
-	var m struct {
-		ToolCall struct {
-			ToolName string `json:"toolName"`
-		} `json:"toolCall"`
+	if agent != "" {
+		var m struct {
+			ToolCall struct {
+				ToolName string `json:"toolName"`
+			} `json:"toolCall"`
+		}
+		if json.Unmarshal(byAgent[agent], &m) == nil && strings.TrimSpace(m.ToolCall.ToolName) != "" {
+			return strings.TrimSpace(m.ToolCall.ToolName), false
+		}
 	}
-	if json.Unmarshal(byAgent[agent], &m) != nil {
-		return ""
+	var cc struct {
+		ToolName string `json:"toolName"`
 	}
-	return strings.TrimSpace(m.ToolCall.ToolName)
+	if json.Unmarshal(byAgent[claudeCodeMeta], &cc) == nil && strings.TrimSpace(cc.ToolName) != "" {
+		return strings.TrimSpace(cc.ToolName), true
+	}
+	return "", false
 }
+
+// claudeCodeMeta is the _meta key of Claude Code's ACP adapter
+// (@agentclientprotocol/claude-agent-acp): {"claudeCode":{"toolName":"Write"}}.
+const claudeCodeMeta = "claudeCode"
 
 // titleToolName reads a tool name from a title: the text before the first
 // "·", trimmed, and after its last ": " when it holds one (Goose writes

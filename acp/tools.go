@@ -40,8 +40,14 @@ func deref(s *string) string {
 type trackedTool struct {
 	id, name, agentName, title, kind string
 	input                            json.RawMessage
+	meta                             json.RawMessage // the latest _meta that named the tool
+	diffs                            []Diff          // the latest diffs of its content
 	parent                           string
-	switchMode                       bool
+	switchMode, done                 bool
+}
+
+func (tool *trackedTool) facts() toolFacts {
+	return toolFacts{Kind: tool.kind, Title: tool.title, Meta: tool.meta, Input: tool.input, Diffs: tool.diffs}
 }
 
 // toolState follows the tool calls of the session and the sub-agents running.
@@ -52,44 +58,57 @@ type toolState struct {
 
 func newToolState() toolState { return toolState{byID: map[string]*trackedTool{}} }
 
-// describe gives the tool call f speaks of, creating it the first time: its
-// name is fixed then, its title and input follow the updates.
+// describe gives the tool call f speaks of, creating it the first time,
+// with what f adds to it: its name follows the latest update that says
+// which tool it is (docs/harness.md#tool-names).
 func (t *toolState) describe(f *toolCallFields, n namer) *trackedTool {
 	tool, ok := t.byID[f.ToolCallID]
 	if !ok {
-		tool = t.create(f, n)
+		tool = t.create(f)
 	}
+	tool.learn(f, n)
+	t.rename(tool, n)
+	return tool
+}
+
+// learn keeps what an update says of its tool; what it leaves out stays.
+func (tool *trackedTool) learn(f *toolCallFields, n namer) {
 	if f.Title != nil {
 		tool.title = *f.Title
+	}
+	if k := deref(f.Kind); k != "" {
+		tool.kind = k
 	}
 	if present(f.RawInput) {
 		tool.input = f.RawInput
 	}
-	if ok && tool.name == "" {
-		t.nameLater(tool, f, n)
+	if diffs := diffsOf(f.Content); len(diffs) > 0 {
+		tool.diffs = diffs
 	}
-	return tool
+	if own, _ := metaToolName(f.Meta, n.agent); own != "" {
+		tool.meta = f.Meta
+	}
 }
 
-// nameLater names a call that had no name when it came, from what an
-// update adds (a title, _meta): the name is the first one found.
-func (t *toolState) nameLater(tool *trackedTool, f *toolCallFields, n namer) {
-	kind := firstNonEmpty(deref(f.Kind), tool.kind)
-	tool.name, tool.agentName = n.name(toolFacts{Kind: kind, Title: tool.title, Meta: f.Meta, Input: tool.input, Diffs: diffsOf(f.Content)})
-	if tool.name != "" && n.startsSubagent(tool.name, tool.agentName) && !slices.Contains(t.subagents, tool.id) {
+// rename names the call by what it has said so far: a definite name (the
+// agent's own, or the kind) replaces the one before; a name by title is
+// found once.
+func (t *toolState) rename(tool *trackedTool, n namer) {
+	if app, agent := n.definite(tool.facts()); app != "" {
+		tool.name, tool.agentName = app, agent
+	} else if tool.name == "" {
+		tool.name, tool.agentName = n.byTitle(tool.facts())
+	}
+	if tool.name != "" && !tool.done && n.startsSubagent(tool.name, tool.agentName) && !slices.Contains(t.subagents, tool.id) {
 		t.subagents = append(t.subagents, tool.id)
 	}
 }
 
-func (t *toolState) create(f *toolCallFields, n namer) *trackedTool {
+func (t *toolState) create(f *toolCallFields) *trackedTool {
 	kind := deref(f.Kind)
-	name, agentName := n.name(toolFacts{Kind: kind, Title: deref(f.Title), Meta: f.Meta, Input: f.RawInput, Diffs: diffsOf(f.Content)})
-	tool := &trackedTool{id: f.ToolCallID, name: name, agentName: agentName, kind: kind, switchMode: kind == kindSwitchMode}
+	tool := &trackedTool{id: f.ToolCallID, kind: kind, switchMode: kind == kindSwitchMode}
 	if len(t.subagents) > 0 {
 		tool.parent = t.subagents[len(t.subagents)-1]
-	}
-	if n.startsSubagent(name, agentName) {
-		t.subagents = append(t.subagents, tool.id)
 	}
 	t.byID[tool.id] = tool
 	return tool
@@ -97,6 +116,7 @@ func (t *toolState) create(f *toolCallFields, n namer) *trackedTool {
 
 // finish ends a call: a sub-agent it started is no longer running.
 func (t *toolState) finish(tool *trackedTool) {
+	tool.done = true
 	t.subagents = slices.DeleteFunc(t.subagents, func(id string) bool { return id == tool.id })
 }
 
@@ -202,6 +222,7 @@ type toolContent struct {
 	Path    string          `json:"path"`
 	OldText *string         `json:"oldText"`
 	NewText string          `json:"newText"`
+	Meta    json.RawMessage `json:"_meta"`
 }
 
 func contentEntries(content json.RawMessage) []toolContent {
@@ -221,10 +242,23 @@ func diffsOf(content json.RawMessage) []Diff {
 	var diffs []Diff
 	for _, e := range contentEntries(content) {
 		if e.Type == "diff" {
-			diffs = append(diffs, Diff{Path: e.Path, OldText: e.OldText, NewText: e.NewText})
+			diffs = append(diffs, Diff{Path: e.Path, OldText: oldTextOf(e), NewText: e.NewText})
 		}
 	}
 	return diffs
+}
+
+// oldTextOf is a diff's old text; nil for a new file. Gemini CLI writes a
+// new file's diff with oldText "" and _meta.kind "add"
+// (packages/cli/src/zed-integration/zedIntegration.ts).
+func oldTextOf(e toolContent) *string {
+	var meta struct {
+		Kind string `json:"kind"`
+	}
+	if e.OldText != nil && *e.OldText == "" && json.Unmarshal(e.Meta, &meta) == nil && meta.Kind == "add" {
+		return nil
+	}
+	return e.OldText
 }
 
 // contentText joins the text blocks of a tool call's content.

@@ -108,3 +108,87 @@ func TestSwitchModeToolIsAModeItem(t *testing.T) {
 	want := []Item{{Type: TypeMode, ID: "sm", Title: "Ready to code?", Mode: "code", Input: raw(`{"mode":"code"}`)}}
 	diff(t, "items", want, items)
 }
+
+// TestClaudeCodeWriteIsNamedWrite plays a new file as Claude Code's ACP
+// adapter (@agentclientprotocol/claude-agent-acp 0.25, src/acp-agent.ts and
+// src/tools.ts) sends it: a first tool_call while the input still streams
+// (no path, no diff, kind edit), the full call as a tool_call_update, the
+// permission request, the PostToolUse hook's update and the result.
+func TestClaudeCodeWriteIsNamedWrite(t *testing.T) {
+	c := ready(t, Options{}, initOK)
+	items, _ := feed(c,
+		updateLine(`{"_meta":{"claudeCode":{"toolName":"Write"}},"toolCallId":"toolu_01W","sessionUpdate":"tool_call","rawInput":{},"status":"pending","title":"Write","kind":"edit","content":[],"locations":[]}`),
+		updateLine(`{"_meta":{"claudeCode":{"toolName":"Write"}},"toolCallId":"toolu_01W","sessionUpdate":"tool_call_update","rawInput":{"file_path":"/p/new.txt","content":"hello\n"},"title":"Write new.txt","kind":"edit","content":[{"type":"diff","path":"/p/new.txt","oldText":null,"newText":"hello\n"}],"locations":[{"path":"/p/new.txt"}]}`),
+		`{"jsonrpc":"2.0","id":"p1","method":"session/request_permission","params":{"sessionId":"s1","options":[{"kind":"allow_always","name":"Always Allow","optionId":"allow_always"},{"kind":"allow_once","name":"Allow","optionId":"allow"},{"kind":"reject_once","name":"Reject","optionId":"reject"}],"toolCall":{"toolCallId":"toolu_01W","rawInput":{"file_path":"/p/new.txt","content":"hello\n"},"title":"Write new.txt","kind":"edit","content":[{"type":"diff","path":"/p/new.txt","oldText":null,"newText":"hello\n"}],"locations":[{"path":"/p/new.txt"}]}}}`,
+		updateLine(`{"_meta":{"claudeCode":{"toolResponse":{"type":"create","filePath":"/p/new.txt","content":"hello\n"},"toolName":"Write"}},"toolCallId":"toolu_01W","sessionUpdate":"tool_call_update"}`),
+		updateLine(`{"_meta":{"claudeCode":{"toolName":"Write"}},"toolCallId":"toolu_01W","sessionUpdate":"tool_call_update","status":"completed","rawOutput":[{"type":"text","text":"File created successfully at: /p/new.txt"}]}`),
+	)
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Type+" "+it.Name)
+	}
+	diff(t, "names", []string{"tool Write", "tool Write", "permission Write", "tool Write", "toolDone Write"}, got)
+}
+
+// TestNameFollowsTheLatestKind: without _meta, a call first seen as an edit
+// with no diff yet is renamed Write by the update that shows a new file,
+// and an update that says nothing of the tool keeps that name.
+func TestNameFollowsTheLatestKind(t *testing.T) {
+	c := ready(t, Options{}, initOK)
+	items, _ := feed(c,
+		updateLine(`{"sessionUpdate":"tool_call","toolCallId":"t1","title":"Write","kind":"edit","status":"pending"}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","content":[{"type":"diff","path":"/p/n","oldText":null,"newText":"x"}]}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","title":"Write n","status":"in_progress"}`),
+		updateLine(`{"sessionUpdate":"tool_call_update","toolCallId":"t1","status":"completed"}`),
+	)
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Type+" "+it.Name)
+	}
+	diff(t, "names", []string{"tool Edit", "tool Write", "tool Write", "toolDone Write"}, got)
+}
+
+// TestClaudeCodeEditStaysEdit: Claude Code's Edit whose result hunk only
+// adds lines carries oldText null (src/tools.ts,
+// toolUpdateFromEditToolResponse); its own name says Edit, not Write.
+func TestClaudeCodeEditStaysEdit(t *testing.T) {
+	c := ready(t, Options{}, initOK)
+	items, _ := feed(c,
+		updateLine(`{"_meta":{"claudeCode":{"toolName":"Edit"}},"toolCallId":"toolu_02E","sessionUpdate":"tool_call","rawInput":{"file_path":"/p/a.txt","old_string":"a","new_string":"a\nb"},"status":"pending","title":"Edit a.txt","kind":"edit","content":[{"type":"diff","path":"/p/a.txt","oldText":"a","newText":"a\nb"}],"locations":[{"path":"/p/a.txt"}]}`),
+		updateLine(`{"_meta":{"claudeCode":{"toolResponse":{"filePath":"/p/a.txt","structuredPatch":[{"oldStart":2,"oldLines":0,"newStart":2,"newLines":1,"lines":["+b"]}]},"toolName":"Edit"}},"toolCallId":"toolu_02E","sessionUpdate":"tool_call_update","content":[{"type":"diff","path":"/p/a.txt","oldText":null,"newText":"b"}],"locations":[{"path":"/p/a.txt","line":2}]}`),
+	)
+	var got []string
+	for _, it := range items {
+		got = append(got, it.Type+" "+it.Name)
+	}
+	diff(t, "names", []string{"tool Edit", "tool Edit"}, got)
+}
+
+// TestDocumentedMetaNameStillRead: _meta.<agent>.toolCall.toolName, the
+// agent's name from its initialize answer, comes before claudeCode's.
+func TestDocumentedMetaNameStillRead(t *testing.T) {
+	n := namer{agent: "goose", tools: map[string]string{"todo": "TodoWrite"}}
+	app, agent := n.name(toolFacts{Kind: "other", Meta: raw(`{"goose":{"toolCall":{"toolName":"todo"}},"claudeCode":{"toolName":"Bash"}}`)})
+	diff(t, "names", []string{"TodoWrite", "todo"}, []string{app, agent})
+	app, _ = n.name(toolFacts{Kind: "think", Title: "Explore", Meta: raw(`{"claudeCode":{"toolName":"Task"}}`)})
+	diff(t, "Claude Code's own name before the kind", "Task", app)
+	app, _ = n.name(toolFacts{Kind: "execute", Meta: raw(`{"claudeCode":{"toolName":"  "}}`)})
+	diff(t, "a blank name says nothing", "Bash", app)
+}
+
+// TestGeminiNewFileDiff: Gemini CLI's permission request for write_file of a
+// new file (packages/cli/src/zed-integration/zedIntegration.ts) gives the
+// diff oldText "" and _meta.kind "add": a new file, so a Write.
+func TestGeminiNewFileDiff(t *testing.T) {
+	c := ready(t, Options{}, initOK)
+	items, _ := feed(c, `{"jsonrpc":"2.0","id":3,"method":"session/request_permission","params":{"sessionId":"s1","options":[{"optionId":"proceed_always","name":"Allow All Edits","kind":"allow_always"},{"optionId":"proceed_once","name":"Allow","kind":"allow_once"},{"optionId":"cancel","name":"Reject","kind":"reject_once"}],"toolCall":{"toolCallId":"write_file-1","status":"pending","title":"Writing to hello.txt","content":[{"type":"diff","path":"/p/hello.txt","oldText":"","newText":"hi\n","_meta":{"kind":"add"}}],"locations":[{"path":"/p/hello.txt"}],"kind":"edit"}}}`)
+	if len(items) != 1 {
+		t.Fatalf("items: %+v", items)
+	}
+	diff(t, "diffs", []Diff{{Path: "/p/hello.txt", NewText: "hi\n"}}, items[0].Diffs)
+	diff(t, "name", "Write", items[0].Name)
+	// A modified file keeps its old text, whatever _meta says, and a _meta
+	// of the wrong shape loses nothing.
+	got := diffsOf(raw(`[{"type":"diff","path":"/p/a","oldText":"","newText":"x","_meta":{"kind":"modify"}},{"type":"diff","path":"/p/b","oldText":"o","newText":"x","_meta":7}]`))
+	diff(t, "kept", []Diff{{Path: "/p/a", OldText: ptr(""), NewText: "x"}, {Path: "/p/b", OldText: ptr("o"), NewText: "x"}}, got)
+}

@@ -12,10 +12,11 @@ import (
 // turnState is the prompt being answered.
 type turnState struct {
 	running       bool
-	promptID      int64       // id of the session/prompt request
-	cancelPending bool        // Cancel was called, the prompt is not answered yet
-	queued        *userPrompt // a prompt given before the session was open
-	instructed    bool        // the question instruction went with a prompt
+	promptID      int64         // id of the session/prompt request
+	cancelPending bool          // Cancel was called, the prompt is not answered yet
+	queued        *userPrompt   // a prompt given before the session was open
+	instructed    bool          // the question instruction went with a prompt
+	context       *ContextUsage // the latest usage_update of the running turn
 }
 
 type promptParams struct {
@@ -123,7 +124,7 @@ func (c *Client) sendPrompt(p userPrompt) {
 		paths = append(paths, f.Path)
 	}
 	c.emit(Item{Type: TypeUser, MessageID: c.messageID(TypeUser, ""), Text: p.text, Files: paths})
-	c.turn.running, c.turn.cancelPending = true, false
+	c.turn.running, c.turn.cancelPending, c.turn.context = true, false, nil
 	c.turn.promptID = c.call(methodSessionPrompt, promptParams{SessionID: c.session.id, Prompt: blocks}, c.onPromptAnswer)
 }
 
@@ -157,15 +158,27 @@ func (c *Client) onPromptAnswer(result json.RawMessage, err *Error) {
 	if r.Usage != nil {
 		c.totals.add(*r.Usage)
 	}
-	c.emit(Item{Type: TypeTurn, StopReason: r.StopReason, Usage: r.Usage})
+	c.emit(Item{Type: TypeTurn, StopReason: r.StopReason, Usage: c.turnUsage(r.Usage)})
+}
+
+// turnUsage is the turn's token counts: the prompt answer's, else, when the
+// agent sent usage_update during the turn but no usage in its answer
+// (codex-acp), the context's used tokens at the turn's end, marked
+// fromContext. Those are not added to Totals: each counts the context
+// again.
+func (c *Client) turnUsage(given *Usage) *Usage {
+	if given != nil || c.turn.context == nil {
+		return given
+	}
+	return &Usage{TotalTokens: c.turn.context.Used, FromContext: true}
 }
 
 func (c *Client) endTurnOnError(err *Error, cancelled bool) {
 	if cancelled && err.Code == CodeRequestCancelled {
-		c.emit(Item{Type: TypeTurn, StopReason: OutcomeCancelled})
+		c.emit(Item{Type: TypeTurn, StopReason: OutcomeCancelled, Usage: c.turnUsage(nil)})
 		return
 	}
-	c.emit(notice(fmt.Sprintf("the agent failed the turn: %v", err)), Item{Type: TypeTurn, StopReason: StopError})
+	c.emit(notice(fmt.Sprintf("the agent failed the turn: %v", err)), Item{Type: TypeTurn, StopReason: StopError, Usage: c.turnUsage(nil)})
 }
 
 // Cancel cancels the running turn: session/cancel (and $/cancel_request
@@ -239,7 +252,7 @@ func (c *Client) endRunningTurn(stop string) {
 	if c.opts.QuestionsInText {
 		c.endQuestionScan()
 	}
-	c.emit(Item{Type: TypeTurn, StopReason: stop})
+	c.emit(Item{Type: TypeTurn, StopReason: stop, Usage: c.turnUsage(nil)})
 }
 
 // Close ends the session: waiting permission cards are answered cancelled,

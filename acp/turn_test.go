@@ -178,3 +178,41 @@ func TestClose(t *testing.T) {
 		})
 	}
 }
+
+// TestTurnTokensFromUsageUpdates: codex-acp answers the prompt with a stop
+// reason alone and sends its tokens as usage_update (src/thread.rs,
+// EventMsg::TokenCount): the turn carries the last one's used tokens,
+// marked fromContext, and Totals does not add them up.
+func TestTurnTokensFromUsageUpdates(t *testing.T) {
+	c := ready(t, Options{}, initOK)
+	feed(c, updateLine(`{"sessionUpdate":"usage_update","used":99,"size":400000}`)) // before the turn: not its own
+	c.Prompt("hello")
+	items, _ := feed(c,
+		updateLine(`{"sessionUpdate":"usage_update","used":5200,"size":258400}`),
+		updateLine(`{"sessionUpdate":"usage_update","used":6100,"size":258400}`),
+		`{"jsonrpc":"2.0","id":2,"result":{"stopReason":"end_turn"}}`)
+	diff(t, "turn", &Item{Type: TypeTurn, StopReason: "end_turn", Usage: &Usage{TotalTokens: 6100, FromContext: true}}, last(items))
+	diff(t, "totals", Usage{}, c.Totals())
+
+	c.Prompt("again") // a turn without usage_update has no usage
+	items, _ = feed(c, `{"jsonrpc":"2.0","id":3,"result":{"stopReason":"end_turn"}}`)
+	diff(t, "no usage", &Item{Type: TypeTurn, StopReason: "end_turn"}, last(items))
+
+	c.Prompt("cancel me") // a cancelled turn keeps its tokens
+	c.Cancel()
+	items, _ = feed(c, updateLine(`{"sessionUpdate":"usage_update","used":7000,"size":258400}`),
+		`{"jsonrpc":"2.0","id":4,"error":{"code":-32800,"message":"Request cancelled"}}`)
+	diff(t, "cancelled", &Item{Type: TypeTurn, StopReason: "cancelled", Usage: &Usage{TotalTokens: 7000, FromContext: true}}, last(items))
+
+	c.Prompt("given") // the prompt answer's usage wins
+	items, _ = feed(c, updateLine(`{"sessionUpdate":"usage_update","used":8000,"size":258400}`),
+		`{"jsonrpc":"2.0","id":5,"result":{"stopReason":"end_turn","usage":{"inputTokens":3,"outputTokens":4,"totalTokens":7}}}`)
+	diff(t, "given", &Item{Type: TypeTurn, StopReason: "end_turn", Usage: &Usage{InputTokens: 3, OutputTokens: 4, TotalTokens: 7}}, last(items))
+}
+
+func last(items []Item) *Item {
+	if len(items) == 0 {
+		return nil
+	}
+	return &items[len(items)-1]
+}

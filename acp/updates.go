@@ -60,37 +60,37 @@ func decodeUpdate(params json.RawMessage) (sessionID string, u *update, ok bool)
 	return loose.SessionID, u, true
 }
 
-// updateHandler gives the handler of a known update kind and the fields ACP
-// defines for it ("_meta" and "sessionUpdate" are always known); nil for an
-// unknown kind.
-func (c *Client) updateHandler(kind string) (handle func(*update) error, fields []string) {
-	chunk := []string{"content", "messageId"}
-	tool := []string{"toolCallId", "title", "kind", "status", "content", "locations", "rawInput", "rawOutput"}
+// updateHandler gives the handler of a known update kind; nil for an
+// unknown kind. Fields a known kind does not define are tolerated, not
+// reported (docs/harness.md#the-session): agents add their own (Claude
+// Code's first tool_call carries a "name"), and an unknown item for each
+// would flood the conversation.
+func (c *Client) updateHandler(kind string) func(*update) error {
 	switch kind {
 	case "agent_message_chunk":
-		return c.onAgentChunk, chunk
+		return c.onAgentChunk
 	case "agent_thought_chunk":
-		return c.onThoughtChunk, chunk
+		return c.onThoughtChunk
 	case "user_message_chunk":
-		return c.onUserChunk, chunk
+		return c.onUserChunk
 	case "tool_call":
-		return c.onToolCall, tool
+		return c.onToolCall
 	case "tool_call_update":
-		return c.onToolCallUpdate, tool
+		return c.onToolCallUpdate
 	case "plan":
-		return c.onPlan, []string{"entries"}
+		return c.onPlan
 	case "available_commands_update":
-		return c.onCommands, []string{"availableCommands"}
+		return c.onCommands
 	case "current_mode_update":
-		return c.onCurrentMode, []string{"currentModeId"}
+		return c.onCurrentMode
 	case "config_option_update":
-		return c.onConfigUpdate, []string{"configOptions"}
+		return c.onConfigUpdate
 	case "session_info_update":
-		return c.onSessionInfo, []string{"title", "updatedAt"}
+		return c.onSessionInfo
 	case "usage_update":
-		return c.onUsageUpdate, []string{"used", "size", "cost"}
+		return c.onUsageUpdate
 	}
-	return nil, nil
+	return nil
 }
 
 func (c *Client) onNotification(m *incoming, raw []byte) {
@@ -153,27 +153,14 @@ func (c *Client) replayBuffered() {
 
 func (c *Client) handleUpdate(u *update) {
 	kind := u.kind()
-	handle, known := c.updateHandler(kind)
+	handle := c.updateHandler(kind)
 	if handle == nil {
 		c.emit(unknown(u.rawUpdate()))
 		return
 	}
 	if err := handle(u); err != nil {
 		c.emit(notice(fmt.Sprintf("the agent's %s update is not understood: %v", kind, err)), unknown(u.rawUpdate()))
-		return
 	}
-	if hasUnknownFields(u.fields, known) {
-		c.emit(unknown(u.rawUpdate()))
-	}
-}
-
-func hasUnknownFields(fields map[string]json.RawMessage, known []string) bool {
-	for name := range fields {
-		if name != "_meta" && name != "sessionUpdate" && !contains(known, name) {
-			return true
-		}
-	}
-	return false
 }
 
 func contains(list []string, s string) bool {
@@ -222,6 +209,9 @@ func (c *Client) onUsageUpdate(u *update) error {
 	var v ContextUsage
 	if err := u.decode(&v); err != nil {
 		return err
+	}
+	if c.turn.running {
+		c.turn.context = &v
 	}
 	c.emit(Item{Type: TypeUsage, Context: &v})
 	return nil

@@ -46,9 +46,12 @@ func TestEveryUpdateKind(t *testing.T) {
 			[]Item{unknown(raw(`{"sessionUpdate":"telepathy","x":1}`))}},
 		{"no kind", `{"x":1}`, []Item{unknown(raw(`{"x":1}`))}},
 		{"not an object", `42`, []Item{unknown(raw(`42`))}},
-		{"unknown field", `{"sessionUpdate":"current_mode_update","currentModeId":"code","mood":"happy","_meta":{"a":1}}`,
-			[]Item{{Type: TypeMode, Mode: "code"},
-				unknown(raw(`{"sessionUpdate":"current_mode_update","currentModeId":"code","mood":"happy","_meta":{"a":1}}`))}},
+		{"an extra field is tolerated", `{"sessionUpdate":"current_mode_update","currentModeId":"code","mood":"happy","_meta":{"a":1}}`,
+			[]Item{{Type: TypeMode, Mode: "code"}}},
+		// claude-agent-acp's first tool_call, with the extra "name" field the
+		// issue saw: one tool item, no unknown item beside it.
+		{"Claude Code's tool_call with a name", `{"_meta":{"claudeCode":{"toolName":"Write"}},"toolCallId":"toolu_01","sessionUpdate":"tool_call","name":"Write","rawInput":{},"status":"pending","title":"Write","kind":"edit","content":[],"locations":[]}`,
+			[]Item{{Type: TypeTool, ID: "toolu_01", Name: "Write", Title: "Write", Kind: "edit", Status: "pending", Input: raw(`{}`), Content: raw(`[]`)}}},
 		{"_meta is known", `{"sessionUpdate":"current_mode_update","currentModeId":"code","_meta":{"a":1}}`,
 			[]Item{{Type: TypeMode, Mode: "code"}}},
 	}

@@ -195,6 +195,7 @@ func (s *Session) handle(it acp.Item) {
 		s.saveAgent(func(r *AgentRecord) { r.SessionID = it.SessionID })
 	}
 	s.emit(it)
+	s.noticeCauses(it)
 	if it.Type == acp.TypeTool || it.Type == acp.TypeToolDone {
 		s.noticeUnfenced(it)
 	}

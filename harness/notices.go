@@ -16,7 +16,11 @@ const (
 	noticeOutputEndedFormat   = "%s closed its output while still running: it was stopped"
 	noticeLineTooLongFormat   = "the agent wrote a line of %d bytes, over the limit of %d: it was dropped"
 	noticeFencedFormat        = "refused the agent's %s of %s: it belongs to another private project"
-	noticeOwnModeFormat       = "%s switched itself to its mode %s%s; the host still applies the app mode %s and asks what that mode asks"
+	noticeNoVersionFormat     = "cannot read the version of %s (%v): it is not compared with the versions this plugin was tried with; an agent that prints no version has \"versionArgs\": [] in its harness entry"
+	// A known cause's notice (causes.go): %s is the agent's name.
+	noticeRootFormat    = "%s refuses to run as root (the administrator, uid 0) unless IS_SANDBOX=1 is in its environment: run the app as another user, or, where the machine is itself a sandbox (a container, a VM), add \"IS_SANDBOX\": \"1\" to the \"env\" of its harness's acp object"
+	noticeBwrapFormat   = "%s runs its shell commands in a bubblewrap sandbox, and bubblewrap (bwrap) is not installed: install the bubblewrap package (Debian, Ubuntu: sudo apt install bubblewrap; Fedora: sudo dnf install bubblewrap; Arch: sudo pacman -S bubblewrap), then try again"
+	noticeOwnModeFormat = "%s switched itself to its mode %s%s; the host still applies the app mode %s and asks what that mode asks"
 	// noticeLoginFormat names the agent's own command (docs/harness.md#the-session):
 	// the speaker, the program, then what the agent offers and the end.
 	noticeLoginFormat = "%s needs you to log in: run `%s` in a terminal to log in%s"

@@ -21,9 +21,7 @@ var writeTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
 // at once when the app mode lets it pass.
 func (s *Session) onPermission(it acp.Item) {
 	if len(it.Diffs) == 0 {
-		if d, ok := diffFromInput(it.Input, s.fence, s.opts.MaxDiffBytes); ok {
-			it.Diffs = []acp.Diff{d}
-		}
+		it.Diffs = diffsFromInput(it.Input, s.fence, s.opts.MaxDiffBytes)
 	}
 	if kind, ok := AutoAnswer(s.mode, it, s.fence); ok {
 		// The mode lets it pass without a card: only its answer is shown.

@@ -29,12 +29,14 @@ type Session struct {
 	stdin   *stdinWriter
 
 	// Owned by the loop goroutine.
-	client   *acp.Client
-	mode     string
-	loop     loopState
-	asks     map[string]chan askReply
-	noticed  map[string]bool // tool calls already noticed as unfenced accesses
-	stopping bool
+	client  *acp.Client
+	mode    string
+	loop    loopState
+	asks    map[string]chan askReply
+	noticed map[string]bool // tool calls already noticed as unfenced accesses
+
+	causesNoticed map[string]bool // known causes already noticed (causes.go)
+	stopping      bool
 
 	work     *bqueue.Queue[func()] // for the loop; closed once the agent has ended
 	mu       sync.Mutex
@@ -119,14 +121,26 @@ func (s *Session) speaker() string {
 	return or(s.harness.Speaker.In(s.opts.Lang), s.harness.Name.In(s.opts.Lang))
 }
 
-// versionNotices reads the agent's version; a version outside the tested
-// range, or one that cannot be read, is a notice, not a refusal.
+// versionNotices reads the agent's version to compare it with the tested
+// range; a version outside it is a notice, not a refusal. Nothing is read
+// for a harness without a range, or whose versionArgs is []. A version
+// that cannot be read is a notice only when the harness gave versionArgs:
+// the default --version is a guess, and an agent without it (codex-acp)
+// would otherwise bring the same notice at every start
+// (docs/harness.md#finding-checking-and-launching-the-agent).
 func (s *Session) versionNotices(ctx context.Context, path string, env []string) []string {
+	h := s.harness
+	if !h.ReadsVersion() || h.Tested == (manifest.Tested{}) {
+		return nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.opts.VersionTimeout)
 	defer cancel()
-	v, err := ReadVersion(ctx, path, s.harness.VersionArgs(), env)
+	v, err := ReadVersion(ctx, path, h.VersionArgs(), env)
 	if err != nil {
-		return []string{fmt.Sprintf("cannot read the version of %s: %v", s.harness.Name.In(s.opts.Lang), err)}
+		if !h.SaysVersionArgs() {
+			return nil
+		}
+		return []string{fmt.Sprintf(noticeNoVersionFormat, h.Name.In(s.opts.Lang), err)}
 	}
 	n := TestedNotice(s.harness.Name.In(s.opts.Lang), v, s.harness.Tested)
 	if n == "" {

@@ -1,6 +1,10 @@
 package harness
 
 import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -43,4 +47,40 @@ func FuzzParseVersion(f *testing.F) {
 		}
 		compareVersions(v, "1.0.0")
 	})
+}
+
+// TestVersionReadRules: the version is read only to compare it with a
+// tested range; versionArgs [] reads nothing; a failed read is a notice
+// only when the harness gave its versionArgs (docs/harness.md#finding-checking-and-launching-the-agent).
+func TestVersionReadRules(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("a shell script stands for an agent without --version")
+	}
+	fake := filepath.Join(binDir, "fake-acp")
+	noVersion := filepath.Join(t.TempDir(), "codex-acp")
+	if err := os.WriteFile(noVersion, []byte("#!/bin/sh\necho \"error: unexpected argument '$1' found\" >&2\nexit 2\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	outside := manifest.Tested{Oldest: "1.1.0", Newest: "1.2.0"}
+	tests := []struct {
+		name    string
+		program string
+		probe   []string
+		tested  manifest.Tested
+		want    []string
+	}{
+		{"read and outside the range", fake, nil, outside, []string{"Fake ACP 1.0.0 has not been tried with this plugin (tried: 1.1.0 to 1.2.0)"}},
+		{"versionArgs [] reads nothing", fake, []string{}, outside, nil},
+		{"no tested range reads nothing", noVersion, []string{"--version"}, manifest.Tested{}, nil},
+		{"the default --version failing is quiet", noVersion, nil, outside, nil},
+		{"given versionArgs failing is a notice", noVersion, []string{"--version"}, outside,
+			[]string{`cannot read the version of Fake ACP (codex-acp --version: exit status 2): it is not compared with the versions this plugin was tried with; an agent that prints no version has "versionArgs": [] in its harness entry`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := &manifest.Harness{Name: manifest.PlainText("Fake ACP"), VersionProbe: tt.probe, Tested: tt.tested}
+			s := &Session{harness: h, opts: Options{VersionTimeout: DefaultVersionTimeout}}
+			diff(t, "notices", tt.want, s.versionNotices(context.Background(), tt.program, os.Environ()))
+		})
+	}
 }

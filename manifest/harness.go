@@ -20,8 +20,10 @@ type Harness struct {
 	Writer  Text   `json:"writer,omitzero"`  // who writes the texts
 	Locate  Locate `json:"locate,omitzero"`
 
-	// VersionProbe is versionArgs as written; VersionArgs applies its default.
-	VersionProbe []string `json:"versionArgs,omitempty"`
+	// VersionProbe is versionArgs as written; VersionArgs applies its
+	// default. An empty list, kept as written, says the agent prints no
+	// version.
+	VersionProbe []string `json:"versionArgs,omitzero"`
 
 	Tested        Tested  `json:"tested,omitzero"`
 	Caps          Caps    `json:"caps,omitzero"`
@@ -42,6 +44,14 @@ func (h *Harness) VersionArgs() []string {
 	}
 	return slices.Clone(h.VersionProbe)
 }
+
+// ReadsVersion reports whether the host reads the agent's version:
+// versionArgs [] says the agent has no version command.
+func (h *Harness) ReadsVersion() bool { return h.VersionProbe == nil || len(h.VersionProbe) > 0 }
+
+// SaysVersionArgs reports whether the entry gives its versionArgs rather
+// than leaving the default.
+func (h *Harness) SaysVersionArgs() bool { return h.VersionProbe != nil }
 
 // Described reports whether the entry is a described ACP harness.
 func (h *Harness) Described() bool { return h.ACP != nil }

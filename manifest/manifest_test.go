@@ -1,6 +1,8 @@
 package manifest
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,6 +85,18 @@ func TestHarnessDefaults(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+	var reads []bool
+	for _, h := range m.Contributes.Harnesses {
+		reads = append(reads, h.ReadsVersion())
+	}
+	if diff := cmp.Diff([]bool{true, true, false, true}, reads); diff != "" {
+		t.Errorf("ReadsVersion (-want +got):\n%s", diff)
+	}
+	// An empty versionArgs says something: it is written back as read.
+	out, err := json.Marshal(m.Contributes.Harnesses[2])
+	if err != nil || !strings.Contains(string(out), `"versionArgs":[]`) {
+		t.Errorf("written back as %s (%v)", out, err)
 	}
 	args := m.Contributes.Harnesses[1].VersionArgs()
 	args[0] = "changed"
