@@ -36,6 +36,8 @@ type realAgent struct {
 	// helpers are more programs it runs by name: name → path in its
 	// install folder.
 	helpers map[string]string
+	// needTools are tools the model must be offered.
+	needTools []string
 }
 
 var agents = map[string]realAgent{
@@ -67,7 +69,10 @@ stream_max_retries = 0
 			return []string{"CODEX_HOME=" + codexHome, "SCRIPTED_OPENAI_KEY=sk-test", "OPENAI_API_KEY=sk-test"}
 		}},
 	"goose": {name: "Goose", pkg: goosePkg, moves: gooseMoves, readTool: "Bash", writeName: "Write", acceptEdits: "smart_approve",
-		pendingDiff: "issue item 5", plugin: "../../plugins/goose", program: "goose", server: anthropicServer,
+		pendingDiff: "issue item 5",
+		// The developer extension's tools, which plugins/goose gives it
+		// (docs/RATIONALE.md#goose-is-given-its-developer-tools).
+		needTools: []string{"shell", "write", "edit"}, plugin: "../../plugins/goose", program: "goose", server: anthropicServer,
 		env: func(t *testing.T, srv *modelServer, home string) []string {
 			return []string{"GOOSE_PROVIDER=anthropic", "GOOSE_MODEL=claude-sonnet-4-5", "ANTHROPIC_HOST=" + srv.URL,
 				"ANTHROPIC_API_KEY=sk-ant-test", "GOOSE_DISABLE_KEYRING=1", "GOOSE_TELEMETRY_ENABLED=false"}
@@ -79,7 +84,7 @@ stream_max_retries = 0
 func (a realAgent) pathFor(t *testing.T) string {
 	bin := installed(t, a.pkg)
 	dir := t.TempDir()
-	if err := os.Symlink(bin, filepath.Join(dir, a.program)); err != nil {
+	if err := linkProgram(bin, filepath.Join(dir, a.program)); err != nil {
 		t.Fatal(err)
 	}
 	installDir := filepath.Dir(filepath.Dir(filepath.Dir(bin)))
@@ -123,4 +128,18 @@ func mustWrite(t *testing.T, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// linkProgram puts the program at link. With REALAGENTS_WIRE naming a
+// folder, the link is a script that also copies what the agent writes to
+// the host (its ACP messages) into a file there, to read the shapes real
+// agents send.
+func linkProgram(program, link string) error {
+	dir := os.Getenv("REALAGENTS_WIRE")
+	if dir == "" {
+		return os.Symlink(program, link)
+	}
+	log := filepath.Join(dir, filepath.Base(link)+"-"+filepath.Base(filepath.Dir(link))+".jsonl")
+	script := "#!/bin/sh\n'" + program + "' \"$@\" | tee -a '" + log + "'\n"
+	return os.WriteFile(link, []byte(script), 0o755)
 }

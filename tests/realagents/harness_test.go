@@ -6,8 +6,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/host"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // The texts the scripted models and the assertions share.
@@ -63,6 +67,7 @@ func playConversation(t *testing.T, a realAgent) {
 	c := a.start(t, srv, cwd, "default")
 	opening := c.untilType("session")
 	checkStart(t, a, opening)
+	defer checkOffered(t, a, srv)
 
 	items, _ := c.step("STEP-READ notes.txt")
 	if !srv.saw("7f3a") {
@@ -116,6 +121,19 @@ func checkStart(t *testing.T, a realAgent, items []item) {
 				continue
 			}
 			t.Errorf("%s: %s", a.name, n.Text)
+		}
+		if strings.Contains(n.Text, "has not been tried") {
+			t.Errorf("%s's plugin does not list the version the tests run: %s", a.name, n.Text)
+		}
+	}
+}
+
+// checkOffered: the model was offered the tools the agent must have.
+func checkOffered(t *testing.T, a realAgent, srv *modelServer) {
+	t.Helper()
+	for _, name := range a.needTools {
+		if !slices.Contains(srv.offeredTools(), name) {
+			t.Errorf("%s offered the model no tool %s; it offered %v", a.name, name, srv.offeredTools())
 		}
 	}
 }
@@ -208,4 +226,20 @@ func logShapes(t *testing.T, a realAgent, c *console) {
 		}
 	}
 	t.Logf("%s's tool items:\n%s", a.name, b.String())
+}
+
+// The bundled Goose plugin gives Goose its developer tools, and its
+// tested range is the version these tests run (docs/RATIONALE.md#goose-is-given-its-developer-tools).
+func TestGoosePluginAsTested(t *testing.T) {
+	m, err := manifest.Load("../../plugins/goose", manifest.LoadOptions{AppVersion: host.AppVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := m.Contributes.Harnesses[0]
+	if want := []string{"acp", "--with-builtin", "developer"}; !slices.Equal(h.ACP.Args, want) {
+		t.Errorf("plugins/goose runs goose %v, want %v", h.ACP.Args, want)
+	}
+	if h.Tested.Oldest != goosePkg.version || h.Tested.Newest != goosePkg.version {
+		t.Errorf("plugins/goose says it was tried with %s to %s; the tests run Goose %s", h.Tested.Oldest, h.Tested.Newest, goosePkg.version)
+	}
 }

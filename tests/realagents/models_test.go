@@ -37,6 +37,23 @@ type modelServer struct {
 	mu       sync.Mutex
 	requests []string
 	bodies   []string
+	tools    []string // the tools offered in the first request that had any
+}
+
+// keepTools notes the tools the agent offered the model.
+func (m *modelServer) keepTools(tools []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tools == nil && len(tools) > 0 {
+		m.tools = tools
+	}
+}
+
+// offeredTools gives the tools the agent offered the model.
+func (m *modelServer) offeredTools() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.tools
 }
 
 // saw says whether a request held text: what a tool gave the agent
@@ -129,6 +146,7 @@ func anthropicServer(t *testing.T, play script) *modelServer {
 		for _, tl := range req.Tools {
 			tools = append(tools, tl.Name)
 		}
+		m.keepTools(tools)
 		next := move{text: "Done."}
 		// Claude Code ends its messages with a system one: the last
 		// message of the conversation is the last that is not.
@@ -256,6 +274,7 @@ func openAIServer(t *testing.T, play script) *modelServer {
 		for _, tl := range req.Tools {
 			tools = append(tools, tl.Name)
 		}
+		m.keepTools(tools)
 		next := move{text: "Done."}
 		if prompt, afterTool := openAILastUser(req.Input[len(req.Input)-1]); !afterTool && len(tools) > 0 {
 			next = play(prompt, tools)
