@@ -29,6 +29,9 @@ import (
 // Harness menu, a write asked on a card that shows its diff, allowed, the
 // turn's end with its tokens, then a turn cancelled with Cancel.
 func TestRealAgentsInTheAgentsPage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs and runs three real agents for about two minutes")
+	}
 	browserPath := chromium(t)
 	for _, name := range []string{"claude", "codex", "goose"} {
 		t.Run(name, func(t *testing.T) {

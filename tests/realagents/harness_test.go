@@ -52,6 +52,9 @@ func (c *console) step(prompt string) (items, cards []item) {
 // card that carries its diff, edit one, change the mode, run a command,
 // cancel a turn, and end turns with their token counts.
 func TestRealAgentsThroughHarness(t *testing.T) {
+	if testing.Short() {
+		t.Skip("installs and runs three real agents for about two minutes")
+	}
 	for _, name := range []string{"claude", "codex", "goose"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -112,8 +112,10 @@ func registryOutOfReach() string {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
 		out, err := exec.CommandContext(ctx, "npm", "view", goosePkg.spec(), "version", "--fetch-retries=0", "--fetch-timeout=10000").CombinedOutput()
-		if err != nil || strings.TrimSpace(string(out)) != goosePkg.version {
-			reachError = fmt.Errorf("the npm registry is out of reach (npm view %s: %v %s): the real agents cannot be installed", goosePkg.spec(), err, strings.TrimSpace(lastLine(string(out))))
+		// A registry that answers "no such version" is reached: the
+		// install then fails, naming it.
+		if err != nil && !strings.Contains(string(out), "E404") {
+			reachError = fmt.Errorf("the npm registry is out of reach (npm view %s: %v: %s): the real agents cannot be installed", goosePkg.spec(), err, firstLine(string(out)))
 		}
 	})
 	if reachError != nil {
@@ -122,7 +124,7 @@ func registryOutOfReach() string {
 	return ""
 }
 
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
 }
