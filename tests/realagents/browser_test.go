@@ -84,6 +84,8 @@ func playInPage(t *testing.T, a realAgent, browserPath string) {
 		t.Errorf("%s wrote %q (%v) after Allow, want %q", a.name, got, err, helloText)
 	}
 
+	runInPage(t, ctx, a, cwd)
+
 	err = chromedp.Do(ctx,
 		fill("Prompt", "STEP-WAIT"),
 		click("button", "Send"),
@@ -95,6 +97,42 @@ func playInPage(t *testing.T, a realAgent, browserPath string) {
 		t.Fatalf("%s: the cancel: %v\npage:\n%s", a.name, err, pageText(ctx))
 	}
 }
+
+// runInPage asks the agent to run a command: its card shows the command
+// verbatim and what each answer means, and Allow runs it.
+func runInPage(t *testing.T, ctx context.Context, a realAgent, cwd string) {
+	t.Helper()
+	err := chromedp.Do(ctx,
+		fill("Prompt", "STEP-RUN"),
+		click("button", "Send"),
+		waitJS(`() => document.querySelectorAll('[role=group][aria-label^="Permission"]').length === 2`),
+	)
+	if err != nil {
+		t.Fatalf("%s asked no card to run the command: %v\npage:\n%s", a.name, err, pageText(ctx))
+	}
+	card, _ := chromedp.Run(ctx, chromedp.Evaluate[string](lastCard+`.innerText`))
+	if !strings.Contains(card, runCommand) {
+		t.Errorf("%s's card does not show the command %q:\n%s", a.name, runCommand, card)
+	}
+	if strings.Contains(card, "reject_always") || a.name == "Goose" {
+		if !strings.Contains(card, "(permanent)") {
+			t.Errorf("%s's card does not say its permanent deny is permanent:\n%s", a.name, card)
+		}
+	}
+	err = chromedp.Do(ctx,
+		evalVoid(`[...`+lastCard+`.querySelectorAll("button")].find((b) => b.textContent === "Allow").click()`),
+		waitJS(`() => document.body.innerText.split("End of turn (end_turn)").length === 3`),
+	)
+	if err != nil {
+		t.Fatalf("%s: the allowed command's turn did not end: %v\npage:\n%s", a.name, err, pageText(ctx))
+	}
+	if got, err := os.ReadFile(filepath.Join(cwd, "ran.txt")); err != nil || string(got) != ranMarker+"\n" {
+		t.Errorf("%s's command wrote %q (%v), want %q", a.name, got, err, ranMarker+"\n")
+	}
+}
+
+// lastCard is the page's newest permission card.
+const lastCard = `[...document.querySelectorAll('[role=group][aria-label^="Permission"]')].pop()`
 
 // installPlugin installs the plugin folder under home, consenting to
 // what it asks, and gives its id.

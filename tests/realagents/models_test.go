@@ -276,30 +276,40 @@ func openAIServer(t *testing.T, play script) *modelServer {
 		}
 		m.keepTools(tools)
 		next := move{text: "Done."}
-		if prompt, afterTool := openAILastUser(req.Input[len(req.Input)-1]); !afterTool && len(tools) > 0 {
+		if prompt, afterTool := openAILastUser(req.Input); !afterTool && len(tools) > 0 {
 			next = play(prompt, tools)
 		}
 		openAIStream(m, w, r, next, req.Tools)
 	})
 }
 
-func openAILastUser(item json.RawMessage) (string, bool) {
-	var it struct {
-		Type    string `json:"type"`
-		Role    string `json:"role"`
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
+// openAILastUser gives the text of the last user message, and whether a
+// tool's result came after it. Codex adds messages of its own (its
+// environment, its permissions) around the user's: the prompt is the
+// last user message that is not one of those, marked by "<".
+func openAILastUser(input []json.RawMessage) (string, bool) {
+	for i := len(input) - 1; i >= 0; i-- {
+		var it struct {
+			Type    string `json:"type"`
+			Role    string `json:"role"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		}
+		json.Unmarshal(input[i], &it)
+		if strings.HasSuffix(it.Type, "_output") {
+			return "", true
+		}
+		if it.Role != "user" || len(it.Content) == 0 || strings.HasPrefix(it.Content[0].Text, "<") {
+			continue
+		}
+		var b strings.Builder
+		for _, c := range it.Content {
+			b.WriteString(c.Text + "\n")
+		}
+		return b.String(), false
 	}
-	json.Unmarshal(item, &it)
-	if strings.HasSuffix(it.Type, "_output") {
-		return "", true
-	}
-	var b strings.Builder
-	for _, c := range it.Content {
-		b.WriteString(c.Text + "\n")
-	}
-	return b.String(), false
+	return "", false
 }
 
 func openAIStream(m *modelServer, w http.ResponseWriter, r *http.Request, next move, offered []struct {

@@ -69,7 +69,9 @@ func codexMoves(cwd string) script {
 		case "EDIT":
 			return exec(patch("*** Update File: notes.txt\n@@\n-" + strings.TrimSuffix(notesText, "\n") + "\n+" + strings.TrimSuffix(editedText, "\n") + "\n"))
 		case "RUN":
-			return exec(runCommand)
+			// Outside the sandbox, so that Codex asks, whatever its mode.
+			return offered(tools, move{tool: "exec_command", input: map[string]any{"cmd": runCommand, "workdir": cwd,
+				"sandbox_permissions": "require_escalated", "justification": "Write the marker file"}})
 		case "WAIT":
 			return move{hang: true}
 		}
