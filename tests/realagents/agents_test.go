@@ -46,7 +46,8 @@ var agents = map[string]realAgent{
 		env: func(t *testing.T, srv *modelServer, home string) []string {
 			return []string{"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=sk-ant-test",
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1",
-				// Claude Code refuses to bypass permissions as root outside a sandbox.
+				// As root, Claude Code offers its mode bypassPermissions only
+				// inside a sandbox, which this variable says it is.
 				"IS_SANDBOX=1"}
 		}},
 	"codex": {name: "Codex", pkg: codexPkg, moves: codexMoves, readTool: "Read", writeName: "Write", acceptEdits: "auto",
