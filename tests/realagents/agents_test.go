@@ -29,10 +29,9 @@ type realAgent struct {
 	writeName string
 	// acceptEdits is the agent's own mode for the app mode acceptEdits.
 	acceptEdits string
-	// pendingDiff and pendingName name the open item of the issue that
-	// gives this agent's cards their diffs and names.
-	pendingDiff string
-	pendingName map[string]string
+	// pending names, for each sub-check this agent fails until the host
+	// changes, the item of the issue that changes it (openItems).
+	pending map[string]string
 	// helpers are more programs it runs by name: name → path in its
 	// install folder.
 	helpers map[string]string
@@ -41,22 +40,49 @@ type realAgent struct {
 }
 
 var agents = map[string]realAgent{
-	"claude": {name: "Claude Code", pkg: claudePkg, moves: claudeMoves, readTool: "Read", writeName: "Write", acceptEdits: "acceptEdits",
-		pendingName: map[string]string{"Write": "issue item 7"}, plugin: "testdata/claude", program: "claude-agent-acp", server: anthropicServer,
+	"claude": {
+		name: "Claude Code", pkg: claudePkg, plugin: "testdata/claude", program: "claude-agent-acp",
+		server: anthropicServer, moves: claudeMoves,
+		readTool: "Read", writeName: "Write", acceptEdits: "acceptEdits",
+		pending: map[string]string{"card named Write": "issue item 7", "no unknown items": "issue item 7"},
 		env: func(t *testing.T, srv *modelServer, home string) []string {
 			return []string{"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=sk-ant-test",
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1",
 				// As root, Claude Code offers its mode bypassPermissions only
 				// inside a sandbox, which this variable says it is.
 				"IS_SANDBOX=1"}
-		}},
-	"codex": {name: "Codex", pkg: codexPkg, moves: codexMoves, readTool: "Read", writeName: "Write", acceptEdits: "auto",
+		},
+	},
+	"codex": {
+		name: "Codex", pkg: codexPkg, plugin: "testdata/codex", program: "codex-acp",
+		server: openAIServer, moves: codexMoves,
+		readTool: "Read", writeName: "Write", acceptEdits: "auto",
+		pending: map[string]string{"no version notice": "issue item 8", "turn tokens": "issue item 8"},
 		// Codex runs its commands under bubblewrap, which runs Codex's own
 		// program again by the name codex-linux-sandbox, looked up in PATH.
-		helpers: map[string]string{"codex-linux-sandbox": "node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp"}, plugin: "testdata/codex", program: "codex-acp", server: openAIServer,
+		helpers: map[string]string{"codex-linux-sandbox": "node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp"},
+		env:     codexEnv,
+	},
+	"goose": {
+		name: "Goose", pkg: goosePkg, plugin: "../../plugins/goose", program: "goose",
+		server: anthropicServer, moves: gooseMoves,
+		readTool: "Bash", writeName: "Write", acceptEdits: "smart_approve",
+		pending: map[string]string{"diff of Edit": "issue item 5"},
+		// The developer extension's tools, which plugins/goose gives it
+		// (docs/RATIONALE.md#goose-is-given-its-developer-tools).
+		needTools: []string{"shell", "write", "edit"},
 		env: func(t *testing.T, srv *modelServer, home string) []string {
-			codexHome := filepath.Join(home, ".codex")
-			config := `model = "gpt-5-codex"
+			return []string{"GOOSE_PROVIDER=anthropic", "GOOSE_MODEL=claude-sonnet-4-5", "ANTHROPIC_HOST=" + srv.URL,
+				"ANTHROPIC_API_KEY=sk-ant-test", "GOOSE_DISABLE_KEYRING=1", "GOOSE_TELEMETRY_ENABLED=false"}
+		},
+	},
+}
+
+// codexEnv gives Codex a model provider of its own, the scripted server,
+// in its configuration folder.
+func codexEnv(t *testing.T, srv *modelServer, home string) []string {
+	codexHome := filepath.Join(home, ".codex")
+	config := `model = "gpt-5-codex"
 model_provider = "scripted"
 [model_providers.scripted]
 name = "scripted"
@@ -66,18 +92,8 @@ env_key = "SCRIPTED_OPENAI_KEY"
 request_max_retries = 0
 stream_max_retries = 0
 `
-			mustWrite(t, filepath.Join(codexHome, "config.toml"), config)
-			return []string{"CODEX_HOME=" + codexHome, "SCRIPTED_OPENAI_KEY=sk-test", "OPENAI_API_KEY=sk-test"}
-		}},
-	"goose": {name: "Goose", pkg: goosePkg, moves: gooseMoves, readTool: "Bash", writeName: "Write", acceptEdits: "smart_approve",
-		pendingDiff: "issue item 5",
-		// The developer extension's tools, which plugins/goose gives it
-		// (docs/RATIONALE.md#goose-is-given-its-developer-tools).
-		needTools: []string{"shell", "write", "edit"}, plugin: "../../plugins/goose", program: "goose", server: anthropicServer,
-		env: func(t *testing.T, srv *modelServer, home string) []string {
-			return []string{"GOOSE_PROVIDER=anthropic", "GOOSE_MODEL=claude-sonnet-4-5", "ANTHROPIC_HOST=" + srv.URL,
-				"ANTHROPIC_API_KEY=sk-ant-test", "GOOSE_DISABLE_KEYRING=1", "GOOSE_TELEMETRY_ENABLED=false"}
-		}},
+	mustWrite(t, filepath.Join(codexHome, "config.toml"), config)
+	return []string{"CODEX_HOME=" + codexHome, "SCRIPTED_OPENAI_KEY=sk-test"}
 }
 
 // pathFor makes a folder where the agent's program has the name its
