@@ -29,9 +29,6 @@ type realAgent struct {
 	writeName string
 	// acceptEdits is the agent's own mode for the app mode acceptEdits.
 	acceptEdits string
-	// pending names, for each sub-check this agent fails until the host
-	// changes, the item of the issue that changes it (openItems).
-	pending map[string]string
 	// helpers are more programs it runs by name: name → path in its
 	// install folder.
 	helpers map[string]string
@@ -44,7 +41,6 @@ var agents = map[string]realAgent{
 		name: "Claude Code", pkg: claudePkg, plugin: "testdata/claude", program: "claude-agent-acp",
 		server: anthropicServer, moves: claudeMoves,
 		readTool: "Read", writeName: "Write", acceptEdits: "acceptEdits",
-		pending: map[string]string{"card named Write": "issue item 7", "no unknown items": "issue item 7"},
 		env: func(t *testing.T, srv *modelServer, home string) []string {
 			return []string{"ANTHROPIC_BASE_URL=" + srv.URL, "ANTHROPIC_API_KEY=sk-ant-test",
 				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1",
@@ -57,7 +53,6 @@ var agents = map[string]realAgent{
 		name: "Codex", pkg: codexPkg, plugin: "testdata/codex", program: "codex-acp",
 		server: openAIServer, moves: codexMoves,
 		readTool: "Read", writeName: "Write", acceptEdits: "auto",
-		pending: map[string]string{"no version notice": "issue item 8", "turn tokens": "issue item 8"},
 		// Codex runs its commands under bubblewrap, which runs Codex's own
 		// program again by the name codex-linux-sandbox, looked up in PATH.
 		helpers: map[string]string{"codex-linux-sandbox": "node_modules/@zed-industries/codex-acp-linux-x64/bin/codex-acp"},
@@ -67,7 +62,6 @@ var agents = map[string]realAgent{
 		name: "Goose", pkg: goosePkg, plugin: "../../plugins/goose", program: "goose",
 		server: anthropicServer, moves: gooseMoves,
 		readTool: "Bash", writeName: "Write", acceptEdits: "smart_approve",
-		pending: map[string]string{"diff of Edit": "issue item 5"},
 		// The developer extension's tools, which plugins/goose gives it
 		// (docs/RATIONALE.md#goose-is-given-its-developer-tools).
 		needTools: []string{"shell", "write", "edit"},

@@ -22,23 +22,6 @@ const (
 	waitingText = "Thinking it over"
 )
 
-// openItems are the items of the issue the host has not done yet; each
-// gates the sub-checks of realAgent.pending that wait on it. Removing an
-// item turns its sub-checks on.
-var openItems = map[string]bool{"issue item 5": true, "issue item 7": true, "issue item 8": true}
-
-// pendingIn says whether a's sub-check waits on an open item of the issue;
-// when it does, it logs what the check found, and the check is skipped.
-func (a realAgent) pendingIn(t *testing.T, check, found string) bool {
-	t.Helper()
-	item := a.pending[check]
-	if !openItems[item] {
-		return false
-	}
-	t.Logf("pending in %s: %s: %s; found %s", item, a.name, check, found)
-	return true
-}
-
 // step sends a prompt and plays its turn to the end, allowing every
 // permission card once; it gives the turn's items and the cards.
 func (c *console) step(prompt string) (items, cards []item) {
@@ -127,7 +110,7 @@ func playConversation(t *testing.T, a realAgent) {
 func checkStart(t *testing.T, a realAgent, items []item) {
 	t.Helper()
 	for _, n := range ofType(items, "notice") {
-		if strings.Contains(n.Text, "cannot read the version") && !a.pendingIn(t, "no version notice", n.Text) {
+		if strings.Contains(n.Text, "cannot read the version") {
 			t.Errorf("%s: %s", a.name, n.Text)
 		}
 		if strings.Contains(n.Text, "has not been tried") {
@@ -164,9 +147,7 @@ func checkTokens(t *testing.T, a realAgent, items []item) {
 	if total, _ := turn.Usage["totalTokens"].(float64); total > 0 {
 		return
 	}
-	if !a.pendingIn(t, "turn tokens", turn.line) {
-		t.Errorf("%s's turn has no token counts: %s", a.name, turn.line)
-	}
+	t.Errorf("%s's turn has no token counts: %s", a.name, turn.line)
 }
 
 func checkFile(t *testing.T, path, want string, items []item) {
@@ -192,10 +173,10 @@ func checkCard(t *testing.T, a realAgent, cards []item, file string, oldText *st
 		return
 	}
 	noDiff := len(card.Diffs) == 0 || filepath.Base(card.Diffs[0].Path) != file || (oldText == nil) != (card.Diffs[0].OldText == nil)
-	if noDiff && !a.pendingIn(t, "diff of "+card.Name, card.line) {
+	if noDiff {
 		t.Errorf("%s's card about %s has no diff of it: %s", a.name, file, card.line)
 	}
-	if card.Name != name && !a.pendingIn(t, "card named "+name, card.line) {
+	if card.Name != name {
 		t.Errorf("%s's card about %s is named %q, want %q: %s", a.name, file, card.Name, name, card.line)
 	}
 }
@@ -203,7 +184,7 @@ func checkCard(t *testing.T, a realAgent, cards []item, file string, oldText *st
 // checkNoUnknown: every update of the agent was understood.
 func checkNoUnknown(t *testing.T, a realAgent, items []item) {
 	t.Helper()
-	if unknown := ofType(items, "unknown"); len(unknown) > 0 && !a.pendingIn(t, "no unknown items", unknown[0].line) {
+	if unknown := ofType(items, "unknown"); len(unknown) > 0 {
 		t.Errorf("%s sent %d updates the host did not understand:\n%s", a.name, len(unknown), lines(unknown))
 	}
 }
