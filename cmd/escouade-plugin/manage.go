@@ -55,6 +55,9 @@ func cmdInstall(e env, args []string) (err error) {
 			return err
 		}
 	}
+	if m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: host.AppVersion}); err == nil && !registry.IsGitSource(pos[0]) {
+		warnStale(e.stderr, "install", m) // before the compile, which may refuse the old build
+	}
 	offer, err := registry.Prepare(context.Background(), home, pos[0], registry.InstallOptions{
 		AppVersion: host.AppVersion,
 		Compile:    modules.Compiler(home, ""),
