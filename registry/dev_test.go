@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
@@ -169,4 +170,34 @@ func TestAPluginCannotTurnItselfIntoADevInstall(t *testing.T) {
 	if _, err := manifest.Load(dir, manifest.LoadOptions{}); err == nil || !strings.Contains(err.Error(), `unknown key "dev"`) {
 		t.Fatalf("a manifest's dev key is not refused: %v", err)
 	}
+}
+
+// Every difference of a permission list, its order and case included, is
+// a change that asks for a review; equal lists are none.
+func FuzzDevScopeAsksForEveryPermissionChange(f *testing.F) {
+	f.Add("example.com", "example.com", "git", "")
+	f.Add("a.example,b.example", "b.example,a.example", "", "")
+	f.Add("Example.com", "example.com", "sh", "sh")
+	f.Fuzz(func(t *testing.T, netA, netB, progA, progB string) {
+		for _, s := range []string{netA, netB, progA, progB} {
+			if !utf8.ValidString(s) {
+				t.Skip("a manifest is JSON: its strings are UTF-8, as the scope's record is")
+			}
+		}
+		list := func(s string) []string {
+			if s == "" {
+				return nil
+			}
+			return strings.Split(s, ",")
+		}
+		a := DevScope{Permissions: manifest.Permissions{Network: list(netA), Programs: list(progA)}}
+		b := DevScope{Permissions: manifest.Permissions{Network: list(netB), Programs: list(progB)}}
+		same := netA == netB && progA == progB
+		switch got := a.changed(b); {
+		case same && got != "":
+			t.Fatalf("equal scopes said changed: %q", got)
+		case !same && got != "permissions":
+			t.Fatalf("%q/%q vs %q/%q: changed = %q, want permissions", netA, progA, netB, progB, got)
+		}
+	})
 }
