@@ -48,6 +48,12 @@ const (
 // at every run, only its first entries.
 const MaxSourceEntries = 10000
 
+// StaleSlack is how much newer than the build a source must be to be
+// said newer: a clone or a checkout writes the sources and a committed
+// build in one go, in whatever order, and that is not an edit after the
+// build (git's own racy window is as wide).
+const StaleSlack = 2 * time.Second
+
 // skipped are folders that hold no source of the plugin's build: what a
 // build makes or fetches.
 var skipped = map[string]bool{".git": true, "node_modules": true, "target": true, "dist": true}
@@ -130,7 +136,7 @@ func (b Build) Stale() string {
 		return ""
 	}
 	src, at := b.newestSource()
-	if src == "" || !at.After(out.ModTime()) {
+	if src == "" || at.Sub(out.ModTime()) <= StaleSlack {
 		return ""
 	}
 	return fmt.Sprintf("%s is older than its source %s (changed %s after the build): the change is not in it; rebuild it with %s",
