@@ -121,6 +121,9 @@ func (d *devLoop) cycle(ctx context.Context, changed string) *manifest.Manifest 
 	kind := modules.BuildOf(m)
 	d.say("building %s (%s)", m.ID, buildName(kind))
 	if err := buildOwnWay(ctx, d.home, m, progressTo(d.e.stderr, false)); err != nil {
+		if ctx.Err() != nil {
+			return m // Ctrl+C during the build: not a failure of it
+		}
 		d.say("build failed, the plugin is not restarted: %v", err)
 		return m
 	}

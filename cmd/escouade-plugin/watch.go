@@ -145,7 +145,8 @@ func devIgnored(outputs []string) func(rel string) bool {
 				return true
 			}
 		}
-		if strings.HasSuffix(rel, ".pyc") || rel == "Cargo.lock" {
+		// cargo makes target/ through a temporary target<random> beside it.
+		if strings.HasSuffix(rel, ".pyc") || rel == "Cargo.lock" || strings.HasPrefix(rel, "target") && !strings.ContainsAny(rel, "./") {
 			return true
 		}
 		for _, out := range outputs {

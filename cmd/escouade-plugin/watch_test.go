@@ -105,7 +105,7 @@ func TestDevIgnored(t *testing.T) {
 	ignored := devIgnored([]string{"dist/plugin.mjs"})
 	for rel, want := range map[string]bool{
 		"dist/plugin.mjs": true, "dist/plugin.mjs.map": true, ".git/index": true, "node_modules/x/y.js": true,
-		"target/debug/x": true, "Cargo.lock": true, "x/__pycache__/y.pyc": true, "a.pyc": true,
+		"target/debug/x": true, "targetfmndEk": true, "targets.go": false, "Cargo.lock": true, "x/__pycache__/y.pyc": true, "a.pyc": true,
 		"src/plugin.ts": false, "package.json": false, "escouade-plugin.json": false, "dist/other.mjs": false,
 	} {
 		if got := ignored(rel); got != want {
