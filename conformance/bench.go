@@ -98,9 +98,9 @@ func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Opt
 		res.Fix = "none in the plugin: test it with an escouade-plugin that runs this kind of program"
 		return nil, res
 	}
-	if b := modules.BuildOf(m); b.Kind != modules.BuildNone && b.Missing() != nil {
-		res := o.fail("the program of run running", b.Missing().Error())
-		res.Fix = "build it first, the way of its kind: " + b.Line
+	if missing := modules.BuildOf(m).Missing(); missing != nil {
+		res := o.fail("the program of run running", missing.Error())
+		res.Fix = buildFix(m)
 		return nil, res
 	}
 	stderr := &stderrLines{keep: opts.StderrKeep}

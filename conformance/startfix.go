@@ -33,6 +33,15 @@ func startFix(m *manifest.Manifest, err error) string {
 	return lookupCheck(CheckStart).Fix
 }
 
+// buildFix is the fix of a program not built yet: its kind's build.
+func buildFix(m *manifest.Manifest) string {
+	b := modules.BuildOf(m)
+	if b.Kind == modules.BuildNone {
+		return "write the bundle at " + b.Output + ", or build it from src/plugin.ts with the JS SDK: " + modules.SDKBuildLine
+	}
+	return "build it first, the way of its kind: " + b.Line
+}
+
 func bundleFix(m *manifest.Manifest, text string) string {
 	switch {
 	case strings.Contains(text, "may import only"):

@@ -26,6 +26,12 @@ func sdkFolder(t *testing.T) string {
 		files: map[string]string{"package.json": `{"type":"module"}`, "src/plugin.ts": "// a plugin\n"}}.write(t)
 }
 
+func bareTSFolder(t *testing.T) string {
+	t.Helper()
+	return plugin{id: "dev.escouade.hardening.bare", manifest: map[string]any{"name": "bare", "run": map[string]any{"js": "dist/plugin.mjs"}},
+		files: map[string]string{"src/plugin.ts": "// a plugin\n"}}.write(t)
+}
+
 func TestAnUnbuiltPluginIsToldItsKindsBuild(t *testing.T) {
 	kinds := []struct {
 		name, build string
@@ -34,6 +40,7 @@ func TestAnUnbuiltPluginIsToldItsKindsBuild(t *testing.T) {
 	}{
 		{"rust", "escouade-plugin build ", rustFolder, []string{"go build", "clang"}},
 		{"ts", "npx escouade-plugin-build", sdkFolder, []string{"no such file or directory", "go build"}},
+		{"ts without package.json", "npx escouade-plugin-build", bareTSFolder, []string{"no such file or directory", "go build"}},
 	}
 	for _, k := range kinds {
 		t.Run(k.name, func(t *testing.T) {
