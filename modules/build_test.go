@@ -136,3 +136,27 @@ func TestStaleWalksABoundedFolder(t *testing.T) {
 		t.Errorf("the walk went past its bound: %s", s)
 	}
 }
+
+// The stale check runs before every run, test and install: its cost on a
+// Rust crate of 1000 sources.
+func BenchmarkStale(b *testing.B) {
+	dir := b.TempDir()
+	m := &manifest.Manifest{Dir: dir, Run: &manifest.Run{WASM: "Cargo.toml"}}
+	built := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	for i := range 1000 {
+		p := filepath.Join(dir, "src", "m"+strconv.Itoa(i%10), strconv.Itoa(i)+".rs")
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, nil, 0o644)
+		os.Chtimes(p, built, built)
+	}
+	for _, f := range []string{"Cargo.toml", "plugin.wasm"} {
+		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
+		os.Chtimes(filepath.Join(dir, f), built, built)
+	}
+	build := BuildOf(m)
+	for b.Loop() {
+		if build.Stale() != "" {
+			b.Fatal("said stale")
+		}
+	}
+}
