@@ -8,6 +8,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/modules"
 )
 
 // step is one check of a running program. A failed ground step leaves
@@ -95,6 +96,11 @@ func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Opt
 	if err != nil {
 		res := o.fail("a program the bench can run", err.Error())
 		res.Fix = "none in the plugin: test it with an escouade-plugin that runs this kind of program"
+		return nil, res
+	}
+	if missing := modules.BuildOf(m).Missing(); missing != nil {
+		res := o.fail("the program of run running", missing.Error())
+		res.Fix = buildFix(m)
 		return nil, res
 	}
 	stderr := &stderrLines{keep: opts.StderrKeep}

@@ -5,12 +5,14 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/modules"
 )
 
-// The build lines of a module, as docs/writing-a-plugin.md gives them.
+// The build lines of a module, as docs/writing-a-plugin.md gives them;
+// a plugin's own kind of build is modules.BuildOf's.
 const (
-	goModuleBuild = "GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o plugin.wasm ."
-	cModuleBuild  = "clang --target=wasm32-wasi -O2 -o plugin.wasm main.c"
+	goModuleBuild = modules.GoBuildLine
+	cModuleBuild  = modules.CBuildLine
 )
 
 // importRefusal finds the import a module was refused for: "imports
@@ -26,9 +28,18 @@ func startFix(m *manifest.Manifest, err error) string {
 	case manifest.RunJS:
 		return bundleFix(m, text)
 	case manifest.RunWASM:
-		return moduleFix(text)
+		return moduleFix(m, text)
 	}
 	return lookupCheck(CheckStart).Fix
+}
+
+// buildFix is the fix of a program not built yet: its kind's build.
+func buildFix(m *manifest.Manifest) string {
+	b := modules.BuildOf(m)
+	if b.Kind == modules.BuildNone {
+		return "write the bundle at " + b.Output + ", or build it from src/plugin.ts with the JS SDK: " + modules.SDKBuildLine
+	}
+	return "build it first, the way of its kind: " + b.Line
 }
 
 func bundleFix(m *manifest.Manifest, text string) string {
@@ -44,7 +55,8 @@ func bundleFix(m *manifest.Manifest, text string) string {
 	return `make "run": {"js": "` + m.Run.JS + `"} name the bundle, relative to the plugin folder, and build it (npx escouade-plugin-build writes it from src/plugin.ts)`
 }
 
-func moduleFix(text string) string {
+func moduleFix(m *manifest.Manifest, text string) string {
+	b := modules.BuildOf(m)
 	if sub := importRefusal.FindStringSubmatch(text); sub != nil {
 		module, name := sub[1], sub[2]
 		if module == "env" {
@@ -53,12 +65,11 @@ func moduleFix(text string) string {
 				"define " + name + " in the module or use a WASI call instead (clock_gettime for the time), then rebuild plugin.wasm"
 		}
 		return "import only the functions of WASI preview 1 (wasi_snapshot_preview1); " + module + "." + name +
-			" is not one: build for wasm32-wasip1 (" + goModuleBuild + " for the Go kit, " + cModuleBuild + " for C)"
+			" is not one: build for wasm32-wasip1 with " + b.Line
 	}
 	switch {
 	case strings.Contains(text, "has no plugin.wasm"):
-		return "build plugin.wasm beside escouade-plugin.json (run.wasm only names its source): " + goModuleBuild +
-			" for the Go kit, " + cModuleBuild + " for C with wasi-libc"
+		return "build plugin.wasm beside escouade-plugin.json (run.wasm only names its source): " + b.Line
 	case strings.Contains(text, "build it"):
 		return "rebuild plugin.wasm as the refusal above says"
 	case strings.Contains(text, "exports neither"):
@@ -66,5 +77,5 @@ func moduleFix(text string) string {
 	case strings.Contains(text, "version.json"):
 		return "rebuild plugin.wasm and write its SHA-256 in version.json, or remove version.json while you develop"
 	}
-	return "rebuild plugin.wasm for wasm32-wasip1: " + goModuleBuild + " for the Go kit, " + cModuleBuild + " for C"
+	return "rebuild plugin.wasm for wasm32-wasip1: " + b.Line
 }

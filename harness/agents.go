@@ -209,7 +209,7 @@ func (a *Agents) installedManifest(plugin string) (*manifest.Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := e.Consent.Check(a.opts.Home, m); err != nil {
+	if err := registry.CheckEntry(a.opts.Home, e, m); err != nil { // a development install within its scope passes
 		return nil, err
 	}
 	return m, nil

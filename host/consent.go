@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/registry"
 )
@@ -16,11 +17,14 @@ func (p *Plugin) admitStart(m *manifest.Manifest) (map[string]string, error) {
 	if p.admit != nil {
 		return nil, p.admit(m)
 	}
-	files, err := registry.AdmitProgram(p.h.opts.Home, m)
+	a, err := registry.AdmitStart(p.h.opts.Home, m)
 	if p.admitted != nil {
 		p.admitted(m, err)
 	}
-	return files, err
+	if a.Note != "" {
+		p.journal.Write(journal.TagStart, a.Note) // a development install, started without a review
+	}
+	return a.Files, err
 }
 
 // settle records a consent-checked plugin's folder as its program left

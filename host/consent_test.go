@@ -18,6 +18,12 @@ import (
 // to what it asks) and returns its manifest as loaded.
 func installedFake(t *testing.T, home string) *manifest.Manifest {
 	t.Helper()
+	return installedFakeAs(t, home, false)
+}
+
+// installedFakeAs is installedFake, as a development install when dev.
+func installedFakeAs(t *testing.T, home string, dev bool) *manifest.Manifest {
+	t.Helper()
 	fake := fakeManifest(t)
 	body, _ := json.Marshal(map[string]any{
 		"id": fake.ID, "name": "Fake", "version": fake.Version, "escouade": map[string]string{"api": "1"},
@@ -31,7 +37,11 @@ func installedFake(t *testing.T, home string) *manifest.Manifest {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := offer.Accept(offer.Granted()); err != nil {
+	accept := offer.Accept
+	if dev {
+		accept = offer.AcceptDev
+	}
+	if _, err := accept(offer.Granted()); err != nil {
 		t.Fatal(err)
 	}
 	return offer.Manifest

@@ -86,6 +86,9 @@ func NewTransport(ctx context.Context, o Options) (*wasm.Transport, error) {
 // host would refuse is not installed. hostVersion is as in Options.
 func Compiler(home, hostVersion string) func(ctx context.Context, m *manifest.Manifest, progress func(string)) error {
 	return func(ctx context.Context, m *manifest.Manifest, progress func(string)) error {
+		if err := BuildOf(m).Missing(); err != nil {
+			return err
+		}
 		switch m.Run.Kind() {
 		case manifest.RunJS:
 			if _, err := jsrt.New().Bundle(m); err != nil {

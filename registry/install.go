@@ -139,6 +139,19 @@ var ErrChangedWhileShown = errors.New("the folder changed while the window was o
 // showed, nothing is recorded (ErrChangedWhileShown). It returns the
 // entry recorded.
 func (o *Offer) Accept(granted manifest.Permissions) (Entry, error) {
+	return o.accept(granted, nil)
+}
+
+// AcceptDev is Accept of a development install: the person chose, in the
+// install window, to have its later rebuilds and edits started without a
+// review while its run and permissions stay as they see them now
+// (DevScope, dev.go). An Accept later turns it back into a plain install.
+func (o *Offer) AcceptDev(granted manifest.Permissions) (Entry, error) {
+	scope := DevScopeOf(o.Manifest)
+	return o.accept(granted, &scope)
+}
+
+func (o *Offer) accept(granted manifest.Permissions, dev *DevScope) (Entry, error) {
 	m := o.Manifest
 	now, folder, err := fingerprint(m)
 	if err != nil {
@@ -147,7 +160,7 @@ func (o *Offer) Accept(granted manifest.Permissions) (Entry, error) {
 	if now.Digest() != o.consent.Digest() {
 		return Entry{}, fmt.Errorf("%s: not installed: %w", filepath.Join(m.Dir, manifest.FileName), ErrChangedWhileShown)
 	}
-	entry := Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: m.Permissions.Intersect(granted), Consent: &now, Source: o.Source}
+	entry := Entry{ID: m.ID, Dir: m.Dir, Version: m.Version, Granted: m.Permissions.Intersect(granted), Consent: &now, Source: o.Source, Dev: dev}
 	err = withLock(o.home, func() error {
 		r, err := Open(o.home)
 		if err != nil {
@@ -201,21 +214,36 @@ func Admit(home string, m *manifest.Manifest) error {
 // program is, as consented (Consent.Files), for the transport to hold the
 // bytes it reads to (transport.LaunchSpec.Program).
 func AdmitProgram(home string, m *manifest.Manifest) (map[string]string, error) {
+	a, err := AdmitStart(home, m)
+	return a.Files, err
+}
+
+// AdmitStart is AdmitProgram, with the note of a development install
+// whose folder changed within what was consented (dev.go): that change is
+// recorded as consented, and the start let through without a review.
+func AdmitStart(home string, m *manifest.Manifest) (Admission, error) {
 	reg, err := Open(home)
 	if err != nil {
-		return nil, fmt.Errorf("not started: %v", err)
+		return Admission{}, fmt.Errorf("not started: %v", err)
 	}
 	en, ok := reg.Get(m.ID)
 	if !ok {
-		return nil, fmt.Errorf("not started: it is not installed: install it first (escouade-plugin install %s, or Install in the Plugins view)", m.Dir)
+		return Admission{}, fmt.Errorf("not started: it is not installed: install it first (escouade-plugin install %s, or Install in the Plugins view)", m.Dir)
 	}
 	if !sameDir(en.Dir, m.Dir) {
-		return nil, fmt.Errorf("not started: the folder %s is not the one installed (%s): install it from there first", m.Dir, en.Dir)
+		return Admission{}, fmt.Errorf("not started: the folder %s is not the one installed (%s): install it from there first", m.Dir, en.Dir)
 	}
-	if err := en.Consent.Check(home, m); err != nil {
-		return nil, err
+	err = en.Consent.Check(home, m)
+	var changed *ChangedError
+	switch {
+	case err == nil:
+		return Admission{Files: en.Consent.Files}, nil
+	case !errors.As(err, &changed):
+		return Admission{}, err
+	case devCheck(en, m, changed) != nil:
+		return Admission{}, devCheck(en, m, changed)
 	}
-	return en.Consent.Files, nil
+	return readmitDev(home, m, changed)
 }
 
 // AnyFolder admits every start, consented or not: the Admit of a folder

@@ -33,6 +33,10 @@ type Entry struct {
 	// Source is the git repository it was installed from, "" for a folder
 	// (Dir is then the checkout under <home>/git).
 	Source string `json:"source,omitempty"`
+	// Dev, for a development install, is the run and the permissions the
+	// person consented to: changes of the folder that keep to them start
+	// without a review (dev.go). Nil for every other install.
+	Dev *DevScope `json:"dev,omitempty"`
 }
 
 // The largest files of the home read: a registry entry is a few hundred

@@ -196,7 +196,10 @@ func (s *Server) postInstall(w http.ResponseWriter, r *http.Request) {
 	offer.Source = s.gitSourceOf(abs, r.PostForm)
 	chosen := manifest.Permissions{Secrets: r.PostForm["secrets"], Network: r.PostForm["network"],
 		Files: r.PostForm["files"], Programs: r.PostForm["programs"]}
-	if err := s.install(context.WithoutCancel(r.Context()), offer, chosen); err != nil {
+	// "In development" is the person's tick in the window they answer
+	// (registry.Offer.AcceptDev); nothing else sets it.
+	dev := r.PostForm.Get("dev") == "1"
+	if err := s.install(context.WithoutCancel(r.Context()), offer, chosen, dev); err != nil {
 		status := http.StatusInternalServerError
 		if errors.Is(err, registry.ErrChangedWhileShown) {
 			status = http.StatusConflict
@@ -221,10 +224,14 @@ func (s *Server) compile() func(ctx context.Context, m *manifest.Manifest, progr
 // install records the person's yes to offer, with what they chose (kept
 // to what it asks), and adds the plugin to the host (or updates it
 // there). It starts nothing: the program starts at its first activation.
-func (s *Server) install(ctx context.Context, offer *registry.Offer, chosen manifest.Permissions) error {
+func (s *Server) install(ctx context.Context, offer *registry.Offer, chosen manifest.Permissions, dev bool) error {
 	s.changes.Lock()
 	defer s.changes.Unlock()
-	entry, err := offer.Accept(chosen)
+	accept := offer.Accept
+	if dev {
+		accept = offer.AcceptDev
+	}
+	entry, err := accept(chosen)
 	if err != nil {
 		return err
 	}

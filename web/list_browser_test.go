@@ -108,8 +108,9 @@ func TestBrowserUpdateShowsWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"Secret key: token": true, "Secret key: webhook (new in this version)": false}
-	if len(checked) != len(want) || checked["Secret key: token"] != true || checked["Secret key: webhook (new in this version)"] != false {
+	// In development is never ticked for the person: it is their choice.
+	want := map[string]bool{"Secret key: token": true, "Secret key: webhook (new in this version)": false, " In development": false}
+	if len(checked) != len(want) || checked["Secret key: token"] != true || checked["Secret key: webhook (new in this version)"] != false || checked[" In development"] != false {
 		t.Errorf("toggles %v, want %v", checked, want)
 	}
 	if !strings.Contains(bodyText(t, ctx), "Secret key: other") {

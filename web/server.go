@@ -174,7 +174,7 @@ func (s *Server) reconcile(ctx context.Context, en registry.Entry, p *host.Plugi
 		// Only what the registry's consent covers is taken up (an install by
 		// the CLI); a folder edited since is left for the next start's check.
 		if next, err := s.load(en.Dir); err == nil && next.ID == en.ID {
-			if err := en.Consent.Check(s.home, next); err != nil {
+			if err := registry.CheckEntry(s.home, en, next); err != nil {
 				s.noteReview(en.ID, err)
 			} else {
 				p.Update(ctx, next)
@@ -185,7 +185,7 @@ func (s *Server) reconcile(ctx context.Context, en registry.Entry, p *host.Plugi
 		p.SetGranted(ctx, granted)
 	}
 	if s.reviewReason(en.ID) != "" {
-		s.noteReview(en.ID, en.Consent.Check(s.home, p.Manifest())) // installed again meanwhile, by the CLI
+		s.noteReview(en.ID, registry.CheckEntry(s.home, en, p.Manifest())) // installed again meanwhile, by the CLI
 	}
 	switch st := p.Status().State; {
 	case en.Disabled && st != host.StateDisabled:
@@ -223,7 +223,7 @@ func (s *Server) addLocked(en registry.Entry) {
 			_, err = s.host.Add(m, host.Config{Granted: &granted, Settings: settings, Disabled: en.Disabled, Admitted: s.admitted})
 		}
 		if err == nil {
-			s.noteReview(en.ID, en.Consent.Check(s.home, m))
+			s.noteReview(en.ID, registry.CheckEntry(s.home, en, m))
 		}
 	}
 	s.mu.Lock()

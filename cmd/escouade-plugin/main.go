@@ -51,9 +51,10 @@ func commands() map[string]command {
 		"test":      {"test DIR [--json] [flags]", "the conformance bench: plays the host against the plugin in DIR, check by check", cmdTest},
 		"mcp-stdio": {"mcp-stdio --url URL [--token-file FILE]", "bridge MCP on stdin/stdout to the host's MCP server (token from --token-file or stdin's first line)", cmdMCPStdio},
 		"harness":   {"harness DIR [--harness ID] [--mode M] [--model X] [--cwd DIR] [--fence DIR]… [--agent NAME] [--json]", "run a described ACP harness of the plugin in DIR", cmdHarness},
+		"dev":       {"dev DIR [flags]", "the author's loop: watch DIR, rebuild its kind's way, restart the plugin, replay the bench, follow the journal", cmdDev},
 		"build":     {"build DIR [--json]", "check and precompile a run.js or run.wasm plugin into the compile cache", cmdBuild},
 		"serve":     {"serve [--addr 127.0.0.1:7777] [--open]", "the Plugins view in a browser", cmdServe},
-		"install":   {"install DIR [--json]", "validate the plugin in DIR, show what it asks, and record it under the home", cmdInstall},
+		"install":   {"install DIR [--dev] [--json]", "validate the plugin in DIR, show what it asks, and record it under the home", cmdInstall},
 		"list":      {"list [--json]", "the installed plugins", cmdList},
 		"agents":    {"agents [--json]", "the agents of the described harnesses kept under the home, each with its status", cmdAgents},
 		"journal":   {"journal ID [-n N] [-f] [--json]", "the journal of the plugin ID", cmdJournal},
@@ -66,7 +67,7 @@ func commands() map[string]command {
 }
 
 // commandOrder is the order of the commands in the usage text.
-var commandOrder = []string{"run", "test", "build", "harness", "serve", "install", "list", "agents", "journal", "restart", "enable", "disable", "version", "help"}
+var commandOrder = []string{"run", "test", "dev", "build", "harness", "serve", "install", "list", "agents", "journal", "restart", "enable", "disable", "version", "help"}
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {

@@ -40,7 +40,9 @@ func homeFlags(name string, args []string, extra func(*flag.FlagSet)) (home stri
 
 func cmdInstall(e env, args []string) (err error) {
 	var lang, proxy string
+	var dev bool
 	home, asJSON, pos, err := homeFlags("install", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&dev, "dev", false, "a development install: its rebuilds and edits restart it without a review while its run and permissions stay as shown")
 		fs.StringVar(&lang, "lang", "en", "language of the texts")
 		fs.StringVar(&proxy, "proxy", "", "the proxy a clone over https goes through (default: Settings › Network's)")
 	})
@@ -54,6 +56,9 @@ func cmdInstall(e env, args []string) (err error) {
 		if proxy, err = appProxy(home, proxy); err != nil {
 			return err
 		}
+	}
+	if m, err := manifest.Load(pos[0], manifest.LoadOptions{AppVersion: host.AppVersion}); err == nil && !registry.IsGitSource(pos[0]) {
+		warnStale(e.stderr, "install", m) // before the compile, which may refuse the old build
 	}
 	offer, err := registry.Prepare(context.Background(), home, pos[0], registry.InstallOptions{
 		AppVersion: host.AppVersion,
@@ -71,18 +76,31 @@ func cmdInstall(e env, args []string) (err error) {
 	// The CLI stands for the app's window and its yes: what it prints is
 	// what is recorded, every capability asked granted (an update keeps
 	// what was taken back).
-	if _, err := offer.Accept(offer.Granted()); err != nil {
+	accept := offer.Accept
+	if dev {
+		accept = offer.AcceptDev
+	}
+	if _, err := accept(offer.Granted()); err != nil {
 		offer.Discard()
 		return err
 	}
 	w := offer.Window(lang)
 	if asJSON {
-		return writeJSON(e.stdout, w)
+		return writeJSON(e.stdout, struct {
+			registry.Window
+			Dev bool `json:"dev,omitempty"`
+		}{w, dev})
 	}
 	w.Print(e.stdout)
+	if dev {
+		fmt.Fprintln(e.stdout, devInstalled)
+	}
 	fmt.Fprintln(e.stdout, "Installed.")
 	return nil
 }
+
+// devInstalled is what install --dev adds to the window it prints.
+const devInstalled = "In development: its rebuilds and edits restart it without a review while its run, permissions, limits and harnesses stay as shown above; a change of them asks for a review again."
 
 // appProxy is the proxy of the app: --proxy when given, else Settings ›
 // Network's, kept under the home.
@@ -134,6 +152,9 @@ func cmdList(e env, args []string) error {
 			dir = "(built in: it runs the described harnesses)"
 		} else {
 			var changed *registry.ChangedError
+			if en.Dev != nil {
+				state += ", in development"
+			}
 			if errors.As(consented(home, en.Entry), &changed) {
 				state += ", needs review"
 			}
@@ -260,7 +281,7 @@ func consented(home string, en registry.Entry) error {
 	if err != nil {
 		return err
 	}
-	return en.Consent.Check(home, m)
+	return registry.CheckEntry(home, en, m)
 }
 
 // switchACP switches the built-in ACP harness: off, every described

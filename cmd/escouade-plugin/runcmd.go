@@ -38,6 +38,10 @@ func cmdRun(e env, args []string) error {
 		return err
 	}
 	warnNoActivation(e.stderr, m)
+	if err := missingBuild(m); err != nil {
+		return err
+	}
+	warnStale(e.stderr, "run", m)
 	if en, ok := installedState(c.homeDir(), m); ok && en.Disabled {
 		cfg.Disabled = true
 		fmt.Fprintf(e.stderr, "escouade-plugin run: %s is installed and disabled (escouade-plugin disable): it stays off and every call gets the default answer "+

@@ -43,6 +43,7 @@ func cmdTest(e env, args []string) error {
 		if _, err := c.pluginConfig(m); err != nil {
 			return err
 		}
+		warnStale(e.stderr, "test", m)
 	} else if _, statErr := os.Stat(filepath.Join(pos[0], manifest.FileName)); errors.Is(statErr, fs.ErrNotExist) {
 		return err
 	}
