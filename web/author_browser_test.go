@@ -196,10 +196,10 @@ func TestBrowserNoRestartOnADisabledPlugin(t *testing.T) {
 		chromedp.Navigate(v.pageURL("settings")),
 		click("button", "Disable"),
 		waitText("State: Disabled"),
-		waitJS(`() => ` + restarts + ` === 0`),
+		waitJS(`() => `+restarts+` === 0`),
 		click("button", "Enable"),
 		waitText("State: Idle"),
-		waitJS(`() => ` + restarts + ` === 1`),
+		waitJS(`() => `+restarts+` === 1`),
 	)
 	if err != nil {
 		t.Fatal(err)
