@@ -118,3 +118,94 @@ func TestTheBenchPassesAPythonPluginThatHandlesARefusal(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "escouade-bench.json"), []byte(handledBench))
 	benchHandled(t, dir, "(-32601)")
 }
+
+// rustCount is added to a copy of examples/hello-rust: count/get on the
+// Rust kit, handling the refused fetch by its error.
+const rustCount = `
+async fn count(host: Host, _params: Value) -> Result<Value, Error> {
+    let settings = host.settings(None).await?;
+    let words = host.read_file(WORDS_FILE).await?.split_whitespace().count();
+    host.log(Level::Info, "counting");
+    host.sleep(50).await?;
+    let fetched = match host.fetch(Request::get("https://example.com/")).await {
+        Ok(_) => "fetched".to_string(),
+        Err(e) => format!("refused {}", e.code()),
+    };
+    Ok(serde_json::json!({ "words": words, "greeting": settings.get("greeting"), "fetched": fetched }))
+}
+`
+
+// A Rust plugin on the kit that handles a refused fetch goes green, built
+// by escouade-plugin build as the docs say.
+func TestTheBenchPassesARustPluginThatHandlesARefusal(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/rustlib/wasm32-wasi"); err != nil {
+		t.Skip("the wasm32-wasi target of Debian's Rust is not installed (scripts/setup installs it)")
+	}
+	dir := copyDir(t, filepath.Join("..", "..", "examples", "hello-rust"))
+	for _, built := range []string{"target", "plugin.wasm", "Cargo.lock"} {
+		os.RemoveAll(filepath.Join(dir, built))
+	}
+	lib := filepath.Join(dir, "src", "lib.rs")
+	src, err := os.ReadFile(lib)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(src), `p.handle("hello/fetch", fetch);`, `p.handle("hello/fetch", fetch);
+    p.handle("count/get", count);`, 1) + rustCount
+	writeFile(t, lib, []byte(text))
+	writeFile(t, filepath.Join(dir, "escouade-bench.json"), []byte(`{"scenarios": [{"name": "count", "call": "count/get", "expect": {"includes": {"words": 4}}}]}`))
+	home := t.TempDir()
+	// cargo takes minutes on a loaded machine: its own bound, not waitLong's.
+	build := exec.Command(filepath.Join(bins, "escouade-plugin"), "build", dir, "--home", home)
+	if cache, err := os.UserCacheDir(); err == nil {
+		build.Env = append(os.Environ(), "CARGO_TARGET_DIR="+filepath.Join(cache, "escouade-plugin", "hardening-rust-target"))
+	}
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	benchHandled(t, dir, "example.com is not in permissions.network")
+}
+
+// tsCount is a TypeScript plugin on the JS SDK: count/get reads a setting
+// and a data file, logs, sleeps 50 ms and handles the refused fetch.
+const tsCount = `import { Plugin, RpcError } from "@escouade-dev/plugin";
+
+const p = new Plugin();
+
+p.method("count/get", async () => {
+  const settings = await p.settings();
+  const words = (await p.readFile("data/words.txt")).split("\n").filter((w) => w !== "").length;
+  p.log("info", "counting");
+  await p.sleep(50);
+  let fetched = "fetched";
+  try {
+    await p.fetch("https://example.com/");
+  } catch (e) {
+    fetched = e instanceof RpcError ? "refused " + e.code : "failed";
+  }
+  return { words, step: settings.step ?? null, fetched };
+});
+
+p.run();
+`
+
+// A TypeScript plugin built with the JS SDK that handles a refused fetch
+// goes green. The SDK's build needs its node modules (npm ci in sdk/js).
+func TestTheBenchPassesATypeScriptPluginThatHandlesARefusal(t *testing.T) {
+	sdk, err := filepath.Abs(filepath.Join("..", "..", "sdk", "js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(sdk, "node_modules", "esbuild")); err != nil {
+		t.Skip("the JS SDK's node modules are not installed: npm ci --prefix sdk/js")
+	}
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "escouade-plugin.json"), handledManifest("dev.escouade.hardening.tscount", map[string]any{"js": "dist/plugin.mjs"}))
+	writeFile(t, filepath.Join(dir, "src", "plugin.ts"), []byte(tsCount))
+	writeFile(t, filepath.Join(dir, "data", "words.txt"), []byte("one\ntwo\nthree\n"))
+	writeFile(t, filepath.Join(dir, "escouade-bench.json"), []byte(handledBench))
+	if out, err := exec.Command("node", filepath.Join(sdk, "bin", "escouade-plugin-build.mjs"), dir).CombinedOutput(); err != nil {
+		t.Fatalf("the SDK's build: %v\n%s", err, out)
+	}
+	benchHandled(t, dir, "example.com is not in permissions.network")
+}
