@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/harness"
-
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/registry"
 )
