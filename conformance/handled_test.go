@@ -93,7 +93,7 @@ func TestHandledRefusals(t *testing.T) {
 					return
 				}
 				hr, _ := r.Result(CheckHostRequests)
-				if !strings.Contains(hr.Detail, "refused and handled by the plugin in its scenarios: "+refusal) {
+				if !strings.Contains(hr.Detail, "refused and handled by the plugin (its call then answered a result): "+refusal) {
 					t.Errorf("host-requests says %q, want the handled refusal said", hr.Detail)
 				}
 			})

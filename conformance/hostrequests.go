@@ -27,7 +27,7 @@ func (s *session) checkHostRequests() []Result {
 	}
 	detail := "it asked " + countMethods(asked)
 	if handled := s.desk.handledSoFar(); len(handled) > 0 {
-		detail += "; refused and handled by the plugin in its scenarios: " + joinRefusals(handled)
+		detail += "; refused and handled by the plugin (its call then answered a result): " + joinRefusals(handled)
 	}
 	return []Result{o.pass(detail)}
 }
