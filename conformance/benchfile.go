@@ -44,6 +44,30 @@ type Scenario struct {
 	Call   string          `json:"call"`
 	Params json.RawMessage `json:"params,omitempty"`
 	Expect *Expectation    `json:"expect,omitempty"`
+	// Refused lists the refusals the call is expected to meet (a fetch of a
+	// host outside permissions.network that the plugin handles): each must
+	// be met, and no other is accepted during the call. Without it, the
+	// refusals of a call answered with a result are the plugin's to handle.
+	Refused []ExpectedRefusal `json:"refused,omitempty"`
+}
+
+// ExpectedRefusal is a refusal a scenario expects: a request of the
+// plugin's to method, refused with code when one is given.
+type ExpectedRefusal struct {
+	Method string `json:"method"`
+	Code   *int64 `json:"code,omitempty"`
+}
+
+// matches reports whether r is the refusal e expects.
+func (e ExpectedRefusal) matches(r refusal) bool {
+	return e.Method == r.method && (e.Code == nil || *e.Code == r.code)
+}
+
+func (e ExpectedRefusal) String() string {
+	if e.Code == nil {
+		return e.Method
+	}
+	return fmt.Sprintf("%s (%d)", e.Method, *e.Code)
 }
 
 // Expectation is what a scenario's answer must be: a result, a result that

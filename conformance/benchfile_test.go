@@ -41,6 +41,12 @@ func TestDecodeBenchFile(t *testing.T) {
 		{"fetch typo", `{"fetch":{"https://a.example/x":{"stauts":200}}}`, `unknown member "stauts" (fix: write "status"`},
 		{"fetch body an object", `{"fetch":{"https://a.example/x":{"body":{}}}}`, "/body: is an object, not a string"},
 		{"code not a number", `{"scenarios":[{"name":"a","call":"x","expect":{"error":{"code":"1"}}}]}`, "/scenarios/0/expect/error/code: is a string, not an integer"},
+		{"refused", `{"scenarios":[{"name":"a","call":"x","refused":[{"method":"net/fetch","code":-32003},{"method":"files/read"}]}]}`, ""},
+		{"refused not a list", `{"scenarios":[{"name":"a","call":"x","refused":{"method":"net/fetch"}}]}`, `/scenarios/0/refused: is an object, not an array (fix: write [{"method": "net/fetch", "code": -32003}]`},
+		{"refused without method", `{"scenarios":[{"name":"a","call":"x","refused":[{"code":-32003}]}]}`, `/scenarios/0/refused/0: has no "method"`},
+		{"refused code a string", `{"scenarios":[{"name":"a","call":"x","refused":[{"method":"m","code":"-32003"}]}]}`, "/scenarios/0/refused/0/code: is a string, not an integer"},
+		{"refused typo", `{"scenarios":[{"name":"a","call":"x","refused":[{"metod":"m"}]}]}`, `unknown member "metod" (fix: write "method"`},
+		{"refused typo at the scenario", `{"scenarios":[{"name":"a","call":"x","refuse":[]}]}`, `unknown member "refuse" (fix: write "refused"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -77,6 +83,7 @@ func FuzzDecodeBenchFile(f *testing.F) {
 	f.Add([]byte(`{"secrets":{"k":"v"},"scenarios":[{"name":"b","call":"x","expect":{"error":{"code":-1}}}]}`))
 	f.Add([]byte(`{"scenarios":[{"name":"a","call":"x"},{"name":"a","call":"x"}]}`))
 	f.Add([]byte("{\"scenarios\": [\n{\"name\": 1}]}"))
+	f.Add([]byte(`{"scenarios":[{"name":"a","call":"x","refused":[{"method":"net/fetch","code":-32003},{"method":"files/read"}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := DecodeBenchFile(data)
 		if err != nil {
@@ -90,6 +97,11 @@ func FuzzDecodeBenchFile(f *testing.F) {
 		for _, s := range b.Scenarios {
 			if s.Name == "" || s.Call == "" || names[s.Name] || !isParams(s.Params) {
 				t.Fatalf("accepted a scenario that does not hold: %+v", s)
+			}
+			for _, r := range s.Refused {
+				if r.Method == "" {
+					t.Fatalf("accepted an expected refusal without a method: %+v", s)
+				}
 			}
 			names[s.Name] = true
 		}

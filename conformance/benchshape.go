@@ -28,7 +28,8 @@ func (p *benchPlace) refuse(ptr, msg, fix string) error {
 // The members each object of escouade-bench.json may have.
 var (
 	benchMembers       = []string{"secrets", "settings", "fetch", "scenarios"}
-	scenarioMembers    = []string{"name", "call", "params", "expect"}
+	scenarioMembers    = []string{"name", "call", "params", "expect", "refused"}
+	refusalMembers     = []string{"method", "code"}
 	expectationMembers = []string{"result", "includes", "error"}
 	fetchMembers       = []string{"status", "headers", "body"}
 	errorMembers       = []string{"code", "message"}
@@ -113,8 +114,41 @@ func (p *benchPlace) scenarioShape(i int, sc any, names map[string]int) error {
 			return p.refuse(ptr+"/params", fmt.Sprintf("is %s: params are an object or an array", kindOf(params)), `write {"key": value}, or remove "params"`)
 		}
 	}
+	if refused, ok := obj["refused"]; ok {
+		if err := p.refusedShape(ptr+"/refused", refused); err != nil {
+			return err
+		}
+	}
 	if expect, ok := obj["expect"]; ok {
 		return p.expectShape(ptr+"/expect", expect)
+	}
+	return nil
+}
+
+// refusedShape checks a scenario's list of expected refusals.
+func (p *benchPlace) refusedShape(ptr string, v any) error {
+	const fix = `write [{"method": "net/fetch", "code": -32003}] ("code" may be left out)`
+	list, ok := v.([]any)
+	if !ok {
+		return p.refuse(ptr, fmt.Sprintf("is %s, not an array", kindOf(v)), fix)
+	}
+	for i, item := range list {
+		at := ptr + "/" + strconv.Itoa(i)
+		obj, ok := item.(map[string]any)
+		if !ok {
+			return p.refuse(at, fmt.Sprintf("is %s, not an object", kindOf(item)), fix)
+		}
+		if err := p.members(at, obj, refusalMembers); err != nil {
+			return err
+		}
+		if _, err := p.requiredString(at, obj, "method", `give the method refused, e.g. "net/fetch"`); err != nil {
+			return err
+		}
+		if code, ok := obj["code"]; ok {
+			if n, isNumber := code.(json.Number); !isNumber || !isInteger(n) {
+				return p.refuse(at+"/code", fmt.Sprintf("is %s, not an integer", kindOf(code)), "write the code as a number, e.g. -32003")
+			}
+		}
 	}
 	return nil
 }

@@ -54,7 +54,8 @@
 //     faults: a host answers a correct plugin so too. A refusal met by a
 //     scenario's call is counted on that scenario's row (or not at all when
 //     the scenario expects its code), and the fix names the permission the
-//     manifest has for it.
+//     manifest has for it. A refusal the plugin handled (its scenario's call
+//     then answered a result the scenario accepts) is said, not failed.
 //   - memory: the resident memory of the program and all it started, once
 //     idle; a failure only past Options.MemoryLimit (1024 MB).
 //   - shutdown: answered within its delay (1 s), and the program exits by
@@ -101,6 +102,8 @@
 // result as JSON values (member order and number spelling aside);
 // expect.error.code must be the error's code, and expect.error.message, when
 // given, its message. Without expect, any answer that is not an error passes.
+// refused lists the refusals the call must meet ({"method", "code"?}), and
+// then no other is accepted during it.
 // Unknown members are refused, so a typo does not make a scenario pass
 // silently. A refusal is a *BenchFileError: line, column, scenario, JSON
 // pointer, what is wrong, the fix and the docs page.

@@ -31,6 +31,9 @@ type hostDesk struct {
 	mu       sync.Mutex
 	asked    []string  // methods asked, in order
 	refusals []refusal // in order
+	// handled are refusals a scenario's call met and then answered well
+	// (or listed): said by host-requests, not failed.
+	handled []refusal
 }
 
 // refusal is one request the bench refused, for the host-requests row.
@@ -117,6 +120,20 @@ func (d *hostDesk) note(method string, r *refusal) {
 	if r != nil {
 		d.refusals = append(d.refusals, *r)
 	}
+}
+
+// noteHandled keeps refusals the plugin handled, for host-requests to say.
+func (d *hostDesk) noteHandled(rs []refusal) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.handled = append(d.handled, rs...)
+}
+
+// handledSoFar returns the refusals the plugin handled.
+func (d *hostDesk) handledSoFar() []refusal {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return append([]refusal(nil), d.handled...)
 }
 
 // report returns the methods asked and the refusals so far.

@@ -25,7 +25,11 @@ func (s *session) checkHostRequests() []Result {
 	if len(asked) == 0 {
 		return []Result{o.pass("it asked nothing of the host")}
 	}
-	return []Result{o.pass("it asked " + countMethods(asked))}
+	detail := "it asked " + countMethods(asked)
+	if handled := s.desk.handledSoFar(); len(handled) > 0 {
+		detail += "; refused and handled by the plugin (its call then answered a result): " + joinRefusals(handled)
+	}
+	return []Result{o.pass(detail)}
 }
 
 // hostRequestsFix says what to change for the refusals the bench made,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
@@ -50,12 +51,67 @@ func (s *session) play(sc Scenario) Result {
 		}
 		return res
 	}
-	if sc.Expect != nil && sc.Expect.Error != nil {
-		// The refusals of the code it expects are what the scenario asked.
+	switch {
+	case sc.Refused != nil:
+		return s.judgeRefusals(o, mark, sc.Refused)
+	case ans.Error != nil:
+		// The refusals of the code it expects are what the scenario asked;
+		// the others stay faults of host-requests.
 		code := sc.Expect.Error.Code
 		s.desk.take(mark, func(r refusal) bool { return r.code == code })
+		return o.pass("")
 	}
-	return o.pass("")
+	// The call answered a result after its refusals: the plugin handled
+	// them, as docs/writing-a-plugin.md asks. They are said, not failed.
+	handled := s.desk.take(mark, func(refusal) bool { return true })
+	s.desk.noteHandled(handled)
+	if len(handled) == 0 {
+		return o.pass("")
+	}
+	return o.pass("it answered a result after the bench refused, so it handled: " + joinRefusals(handled))
+}
+
+// judgeRefusals holds the refusals a scenario's call met to the ones it
+// lists: each listed one met, and none other.
+func (s *session) judgeRefusals(o outcome, mark int, listed []ExpectedRefusal) Result {
+	met := s.desk.take(mark, func(refusal) bool { return true })
+	var missing []string
+	for _, e := range listed {
+		if !slices.ContainsFunc(met, e.matches) {
+			missing = append(missing, e.String())
+		}
+	}
+	var unlisted []refusal
+	for _, r := range met {
+		if !slices.ContainsFunc(listed, func(e ExpectedRefusal) bool { return e.matches(r) }) {
+			unlisted = append(unlisted, r)
+		}
+	}
+	expected := "the refusals it lists in \"refused\", and no other"
+	switch {
+	case len(unlisted) > 0:
+		res := o.fail(expected, "the bench refused what the scenario does not list: "+joinRefusals(unlisted))
+		res.Fix = hostRequestsFix(s.m.Run.Kind(), unlisted) + `; or list the refusal in the scenario's "refused"`
+		return res
+	case len(missing) > 0:
+		got := "the bench refused nothing"
+		if len(met) > 0 {
+			got = "the bench refused only " + joinRefusals(met)
+		}
+		res := o.fail(expected, got+"; not met: "+strings.Join(missing, ", "))
+		res.Fix = `make the call ask what the scenario expects refused, or remove it from the scenario's "refused"`
+		return res
+	}
+	s.desk.noteHandled(met)
+	return o.pass("met the refusals it lists: " + joinRefusals(met))
+}
+
+func joinRefusals(rs []refusal) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, "; ")
 }
 
 // failScenario fails the scenario's row with the refusals its call met,

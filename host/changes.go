@@ -2,11 +2,14 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
@@ -53,18 +56,40 @@ func (i *instance) shutdown(ctx, stop context.Context) {
 // delay of shutdown. The call runs on a goroutine of its own: a program that
 // stopped reading its stdin blocks the write, and the stop that follows
 // must not wait for it (closing stdin ends that write).
+//
+// A wait that runs out is journaled as every other delay that runs out
+// (docs/protocol.md#5-calls-delays-and-the-default-answer): its own delay,
+// or Close's wait for all plugins together when that one ends first. A
+// caller's context that ends first is the caller's, and says nothing.
 func (i *instance) askShutdown(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, i.p.h.delay(vocab.MethodShutdown))
+	wait := i.p.h.delay(vocab.MethodShutdown)
+	ctx, cancel := context.WithTimeoutCause(ctx, wait, waitRanOut(wait))
 	defer cancel()
 	answered := make(chan struct{})
+	var err error
 	go func() {
 		defer close(answered)
-		i.conn.Call(ctx, vocab.MethodShutdown, nil)
+		_, err = i.conn.Call(ctx, vocab.MethodShutdown, nil)
 	}()
 	select {
 	case <-answered:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			return // answered, or the program ended first
+		}
 	case <-ctx.Done():
 	}
+	var ran waitRanOut
+	if errors.As(context.Cause(ctx), &ran) {
+		i.p.journal.Write(journal.TagTimeout, fmt.Sprintf("%s: no answer within %s", vocab.MethodShutdown, protocol.FormatDuration(time.Duration(ran))))
+	}
+}
+
+// waitRanOut is the cause of a wait for shutdown answers that ended by
+// its own length: the shutdown delay, or Close's wait.
+type waitRanOut time.Duration
+
+func (w waitRanOut) Error() string {
+	return "no answer within " + protocol.FormatDuration(time.Duration(w))
 }
 
 // Disable stops the program; calls get the default answer until Enable.

@@ -134,7 +134,7 @@ func (h *Host) Close(ctx context.Context) error {
 	h.closed = true
 	h.mu.Unlock()
 	plugins := h.Plugins()
-	answers, cancel := context.WithTimeout(ctx, h.opts.ShutdownWait)
+	answers, cancel := context.WithTimeoutCause(ctx, h.opts.ShutdownWait, waitRanOut(h.opts.ShutdownWait))
 	defer cancel()
 	// One deadline for all of it: ShutdownWait for the answers, then one
 	// grace for the programs to end before they are killed, less a margin

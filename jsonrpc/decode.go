@@ -178,12 +178,12 @@ func decodeCall(f *fields, id ID, m *Message) Item {
 	if !ok || method == "" || hasNullID || f.result != nil || f.error != nil {
 		return invalid(id)
 	}
+	// Params may be any JSON value: the reference's own example sends
+	// "params": 1 (docs/protocol.md#3-messages), and a plugin written from
+	// it must be served. What a method takes is its schema's to say.
 	params := f.params
 	if string(params) == nullJSON {
 		params = nil
-	}
-	if params != nil && params[0] != '{' && params[0] != '[' {
-		return invalid(id)
 	}
 	*m = Message{ID: id, Method: method, Params: params}
 	return Item{Msg: m}

@@ -120,9 +120,13 @@ var protocolRules = []decodeCase{
 	{"null id in a request", `{"jsonrpc":"2.0","method":"a","id":null}`, single(invalidItem(""))},
 	// params member.
 	{"params null is none", `{"jsonrpc":"2.0","method":"a","id":1,"params":null}`, single(valid(request("1", "a", "")))},
-	{"params string", `{"jsonrpc":"2.0","method":"a","id":1,"params":"x"}`, single(invalidItem("1"))},
-	{"params number", `{"jsonrpc":"2.0","method":"a","id":1,"params":3}`, single(invalidItem("1"))},
-	{"params true", `{"jsonrpc":"2.0","method":"a","id":1,"params":true}`, single(invalidItem("1"))},
+	// Any JSON value, as the reference's own batch example sends "params": 1.
+	{"params string", `{"jsonrpc":"2.0","method":"a","id":1,"params":"x"}`, single(valid(request("1", "a", `"x"`)))},
+	{"params number", `{"jsonrpc":"2.0","method":"a","id":1,"params":3}`, single(valid(request("1", "a", "3")))},
+	{"params true", `{"jsonrpc":"2.0","method":"a","id":1,"params":true}`, single(valid(request("1", "a", "true")))},
+	{"params false notification", `{"jsonrpc":"2.0","method":"a","params":false}`, single(valid(notification("a", "false")))},
+	{"the reference's batch", `[{"jsonrpc":"2.0","id":8,"method":"echo","params":1},{"jsonrpc":"2.0","method":"log","params":{"level":"info","message":"ready"}}]`,
+		Line{Batch: true, Items: []Item{valid(request("8", "echo", "1")), valid(notification("log", `{"level":"info","message":"ready"}`))}}},
 	// Duplicate members.
 	{"duplicate method", `{"jsonrpc":"2.0","method":"a","method":"b","id":1}`, single(invalidItem("1"))},
 	{"duplicate id", `{"jsonrpc":"2.0","method":"a","id":1,"id":2}`, single(invalidItem("2"))},

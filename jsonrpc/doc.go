@@ -78,8 +78,9 @@
 //     "m\u0065thod" is method but "Method" is an unknown member. Unknown
 //     members are ignored. A known member given twice makes the message
 //     invalid (-32600): parsers disagree on which copy wins.
-//   - "params": null is taken as no params; params that are neither an
-//     object nor an array make the message invalid.
+//   - "params": null is taken as no params; any other JSON value is kept
+//     as given, as the reference's own example sends "params": 1: what a
+//     method takes is its schema's to say (-32602), not the envelope's.
 //   - An empty method name is invalid, as is a message holding a method and
 //     a result or an error.
 //   - "id": null is invalid in a request and in a success answer, and

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
+	"time"
 
+	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/registry"
 )
@@ -38,6 +41,10 @@ func fail(w http.ResponseWriter, status int, msg string) {
 // forgotten.
 func (s *Server) postSwitch(op string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("id") == harness.ACPPluginID && (op == "enable" || op == "disable") {
+			s.switchACP(w, op)
+			return
+		}
 		en, rw, _, ok := s.installed(w, r)
 		if !ok {
 			return
@@ -63,7 +70,7 @@ func (s *Server) postSwitch(op string) http.HandlerFunc {
 func (s *Server) switchPlugin(ctx context.Context, op string, en registry.Entry, p *host.Plugin) (answer, error) {
 	switch op {
 	case "restart":
-		return answer{Message: tr(s.lang, "done.restart")}, p.Restart(ctx)
+		return s.restart(ctx, p)
 	case "enable", "disable":
 		en, err := registry.Change(s.home, en.ID, func(e *registry.Entry) error {
 			e.Disabled = op == "disable"
@@ -136,4 +143,65 @@ func (s *Server) postPermission(grant bool) http.HandlerFunc {
 		}
 		done(w, answer{Message: msg, Reload: true})
 	}
+}
+
+// restartSettle bounds how long Restart waits to say what the plugin
+// became: the delay of initialize, and a margin for a start that crashes.
+const restartSettle = 15 * time.Second
+
+// restart restarts p, then says what it became once its start settled:
+// running, or stopped and why (its folder changed since install, a
+// fourth crash), rather than "Restarted." whatever came of it.
+func (s *Server) restart(ctx context.Context, p *host.Plugin) (answer, error) {
+	changes, cancel := s.states.subscribe() // before Restart: no change is missed
+	defer cancel()
+	if err := p.Restart(ctx); err != nil {
+		return answer{}, err
+	}
+	st := settle(ctx, p, changes, restartSettle)
+	v := s.stateOf(p.ID(), st)
+	switch st.State {
+	case host.StateReady:
+		return answer{Message: tr(s.lang, "done.restart.ready")}, nil
+	case host.StateStopped:
+		return answer{Message: tr(s.lang, "done.restart.stopped", v.Reason)}, nil
+	}
+	return answer{Message: tr(s.lang, "done.restart.other", strings.ToLower(v.Label))}, nil
+}
+
+// settle waits until p's start has come to an end (neither starting nor
+// restarting), reading its status again at each state event, within wait.
+func settle(ctx context.Context, p *host.Plugin, changes <-chan []byte, wait time.Duration) host.Status {
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	for {
+		st := p.Status()
+		if st.State != host.StateStarting && st.State != host.StateRestarting {
+			return st
+		}
+		select {
+		case _, open := <-changes:
+			if !open {
+				return p.Status() // the view closes, or fell behind: what is known now
+			}
+		case <-timer.C:
+			return st
+		case <-ctx.Done():
+			return st
+		}
+	}
+}
+
+// switchACP switches the built-in ACP harness, as the CLI's enable and
+// disable of dev.escouade.acp do: off, no described harness runs and
+// their agents stay, marked Harness absent.
+func (s *Server) switchACP(w http.ResponseWriter, op string) {
+	s.changes.Lock()
+	defer s.changes.Unlock()
+	if err := harness.SetACPEnabled(s.home, op == "enable"); err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	s.states.publishList()
+	done(w, answer{Message: tr(s.lang, "done.acp."+op), Reload: true})
 }

@@ -25,7 +25,7 @@ func TestBrowserInstallFromAGitRepository(t *testing.T) {
 
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(v.url()),
-		fill("Plugin folder", source),
+		fill("Plugin folder or git URL", source),
 		click("button", "Read the plugin"),
 		waitText("Install View fixture 1.0.0"),
 		waitText("Cloned from "+source),
@@ -79,7 +79,7 @@ func TestBrowserRefusesAGitURLOfThisMachine(t *testing.T) {
 	v := startView(t, "")
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(v.url()),
-		fill("Plugin folder", "https://127.0.0.1/plugin.git"),
+		fill("Plugin folder or git URL", "https://127.0.0.1/plugin.git"),
 		click("button", "Read the plugin"),
 		waitText("This plugin cannot be installed"),
 		waitText("127.0.0.1 is an address of this machine or of the local network"),

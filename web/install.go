@@ -53,6 +53,22 @@ type window struct {
 	// Error is why the folder cannot be installed: the same text as the
 	// CLI's install gives (field and fix).
 	Error string
+	// Relative says which folder a relative one typed was read from: the
+	// folder serve runs in, which the person may not have in mind.
+	Relative string
+}
+
+// relativeNote says from which folder a relative folder typed was read,
+// "" for a whole path (or a clone, whose folder the home holds).
+func (s *Server) relativeNote(typed, abs string) string {
+	if filepath.IsAbs(typed) || strings.HasPrefix(abs, filepath.Join(s.home, registry.GitDir)+string(filepath.Separator)) {
+		return ""
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		cwd = filepath.Dir(abs)
+	}
+	return tr(s.lang, "dev.relative", safetext.Line(typed), safetext.Line(cwd), safetext.Line(abs))
 }
 
 type capability struct {
@@ -76,6 +92,7 @@ func (s *Server) installWindow(ctx context.Context, typed string) window {
 		return w
 	}
 	w.Dir = abs
+	w.Relative = s.relativeNote(dir, abs)
 	m, err := s.load(abs)
 	if err != nil {
 		w.Error = err.Error()

@@ -21,7 +21,7 @@ func TestBrowserInstallWithConsent(t *testing.T) {
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(v.url()),
 		waitText("No plugin installed yet."),
-		fill("Plugin folder", dir),
+		fill("Plugin folder or git URL", dir),
 		click("button", "Read the plugin"),
 		waitText("Install View fixture 1.0.0"),
 		waitText("Runs a program on your computer, with your rights"),

@@ -59,7 +59,7 @@ func TestBrowserInvalidManifest(t *testing.T) {
 	}
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(v.url()),
-		fill("Plugin folder", dir),
+		fill("Plugin folder or git URL", dir),
 		click("button", "Read the plugin"),
 		waitText("This plugin cannot be installed"),
 	)
@@ -94,7 +94,7 @@ func TestBrowserUpdateShowsWhatChanged(t *testing.T) {
 	update := pluginFolder(t, fixtureManifest("1.1.0", "token", "webhook"))
 	err := chromedp.Do(ctx,
 		chromedp.Navigate(v.url()),
-		fill("Plugin folder", update),
+		fill("Plugin folder or git URL", update),
 		click("button", "Read the plugin"),
 		waitText("Update View fixture from 1.0.0 to 1.1.0"),
 		waitText("No longer asked"),

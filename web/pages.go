@@ -149,6 +149,16 @@ func (s *Server) pagePlugin(w http.ResponseWriter, r *http.Request) {
 	s.render(w, "plugin.html", http.StatusOK, p)
 }
 
+// fragmentReview is the review of a plugin's changed folder alone (empty
+// when none is needed), which its page fetches when the list changes.
+func (s *Server) fragmentReview(w http.ResponseWriter, r *http.Request) {
+	_, rw, _, ok := s.installed(w, r)
+	if !ok {
+		return
+	}
+	s.render(w, "review-why", http.StatusOK, rw)
+}
+
 // tail is the last 500 lines of a plugin's journal, through the host when
 // it holds the plugin, else from the file.
 func (s *Server) tail(rw row) ([]string, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -136,6 +137,7 @@ func (s *Server) routes() {
 	m.HandleFunc("POST /settings/network", s.postNetwork)
 	m.HandleFunc("GET /plugins/{id}", s.pagePlugin)
 	m.HandleFunc("GET /plugins/{id}/journal/events", s.streamJournal)
+	m.HandleFunc("GET /plugins/{id}/review", s.fragmentReview)
 	m.HandleFunc("POST /plugins/{id}/settings", s.postSettings)
 	m.HandleFunc("POST /plugins/{id}/grant", s.postPermission(true))
 	m.HandleFunc("POST /plugins/{id}/revoke", s.postPermission(false))
@@ -255,8 +257,19 @@ func (s *Server) noteReview(id string, err error) bool {
 		delete(s.review, id)
 		return had
 	}
-	s.review[id] = err.Error()
-	return before != err.Error()
+	why := reviewWhy(err)
+	s.review[id] = why
+	return before != why
+}
+
+// reviewWhy is what changed in a folder that needs a review, as the
+// view's review sentence takes it; another refusal is said whole.
+func reviewWhy(err error) string {
+	var changed *registry.ChangedError
+	if errors.As(err, &changed) {
+		return changed.What
+	}
+	return err.Error()
 }
 
 func (s *Server) reviewReason(id string) string {

@@ -8,10 +8,12 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -39,11 +41,7 @@ type option struct {
 func (s *Server) settingFields(rw row) []settingField {
 	declared := rw.Manifest.Contributes.Settings
 	user := rw.Plugin.Settings()
-	keys := make([]string, 0, len(declared))
-	for k := range declared {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := settingsOrder(rw.Manifest.Dir, declared)
 	var out []settingField
 	for i, key := range keys {
 		st := declared[key]
@@ -77,6 +75,68 @@ func (s *Server) settingFields(rw row) []settingField {
 		out = append(out, f)
 	}
 	return out
+}
+
+// settingsOrder is the order the manifest writes contributes.settings in,
+// as its author meant the form to read. The decoded manifest keeps a map,
+// so the order is read again from the file; a key the file no longer has
+// (it changed since it was loaded) comes after, by name.
+func settingsOrder(dir string, declared map[string]manifest.Setting) []string {
+	var keys []string
+	for _, k := range manifestSettingKeys(dir) {
+		if _, ok := declared[k]; ok && !slices.Contains(keys, k) {
+			keys = append(keys, k)
+		}
+	}
+	var rest []string
+	for k := range declared {
+		if !slices.Contains(keys, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(keys, rest...)
+}
+
+// manifestSettingKeys are the keys of contributes.settings in the order
+// the manifest file writes them; nil when it cannot be read.
+func manifestSettingKeys(dir string) []string {
+	path := filepath.Join(dir, manifest.FileName)
+	data, err := safefile.Read(path, manifest.FileName, manifest.DefaultMaxSize) // as the loader bounds it
+	if err != nil {
+		return nil
+	}
+	var top struct {
+		Contributes struct {
+			Settings json.RawMessage `json:"settings"`
+		} `json:"contributes"`
+	}
+	if json.Unmarshal(data, &top) != nil {
+		return nil
+	}
+	return objectKeys(top.Contributes.Settings)
+}
+
+// objectKeys are the member names of a JSON object, in order.
+func objectKeys(raw json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		key, _ := tok.(string)
+		keys = append(keys, key)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return keys
+		}
+	}
+	return keys
 }
 
 // shown is a JSON value as a person reads it: a string without quotes.
@@ -120,7 +180,14 @@ func (s *Server) postSettings(w http.ResponseWriter, r *http.Request) {
 	s.changes.Lock()
 	defer s.changes.Unlock()
 	if err := s.writeSecrets(rw, secrets); err != nil {
-		fail(w, http.StatusInternalServerError, err.Error())
+		a := answer{Error: err.Error()}
+		if out := (*keychainOutOfReach)(nil); errors.As(err, &out) {
+			a.Fields = map[string]string{}
+			for _, c := range secrets {
+				a.Fields[c.key] = tr(s.lang, "bad.keychain.field")
+			}
+		}
+		reply(w, http.StatusInternalServerError, a)
 		return
 	}
 	if err := registry.SaveSettings(s.home, en.ID, values); err != nil {
@@ -216,16 +283,35 @@ func (s *Server) writeSecrets(rw row, changes []secretChange) error {
 		}
 		if c.clear {
 			if err := s.kc.Delete(keychain.Service, name); err != nil && !errors.Is(err, keychain.ErrNotFound) {
-				return err
+				return s.keychainError(err)
 			}
 			continue
 		}
 		if err := s.kc.Set(keychain.Service, name, c.value); err != nil {
-			return err
+			return s.keychainError(err)
 		}
 		rw.Plugin.Journal().Mask(c.value) // never readable in its journal, even before it asks
 	}
 	return nil
+}
+
+// keychainError names the fix of a keychain out of reach (no Secret
+// Service: a machine without a desktop session), which the system
+// keychain's own error leaves to the reader: `exec: "dbus-launch":
+// executable file not found` says nothing of --keychain file.
+// keychainOutOfReach is a save refused for a keychain out of reach (no
+// Secret Service: a machine without a desktop session), said with its fix,
+// which the system keychain's own error (`exec: "dbus-launch": executable
+// file not found`) leaves to the reader.
+type keychainOutOfReach struct{ sentence string }
+
+func (e *keychainOutOfReach) Error() string { return e.sentence }
+
+func (s *Server) keychainError(err error) error {
+	if errors.Is(err, keychain.ErrUnavailable) {
+		return &keychainOutOfReach{tr(s.lang, "bad.keychain.reach", err)}
+	}
+	return err
 }
 
 func (s *Server) secretGet(id, key string) (string, error) {

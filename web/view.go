@@ -24,7 +24,23 @@ type stateView struct {
 
 func (s *Server) stateOf(id string, st host.Status) stateView {
 	return stateView{ID: id, State: string(st.State), Label: tr(s.lang, "state."+string(st.State)),
-		Reason: st.Reason, Crashes: st.Crashes, PID: st.Program.System}
+		Reason: s.viewReason(st.Reason), Crashes: st.Crashes, PID: st.Program.System}
+}
+
+// changedPrefix starts the reason of a start refused because the folder
+// changed since install (registry.ChangedError), whatever it changed.
+var changedPrefix, _, _ = strings.Cut((&registry.ChangedError{}).Error(), " (")
+
+// viewReason is a stop reason as the view shows it. A folder that changed
+// since install is said once on the page, by the review beside the state
+// with its Review link; the reason's own way to review (the CLI's install,
+// "or Review in the Plugins view") would send the person to the view they
+// are in.
+func (s *Server) viewReason(reason string) string {
+	if strings.HasPrefix(reason, changedPrefix) {
+		return tr(s.lang, "state.review")
+	}
+	return reason
 }
 
 // row is one installed plugin in the list and at the top of its page.
@@ -34,14 +50,19 @@ type row struct {
 	Runs                                      bool   // it has a program Restart can start
 	Review                                    string // why its folder needs a review, if it does
 	Source, Commit                            string // the git repository it was installed from, and its commit
-	State                                     stateView
-	Manifest                                  *manifest.Manifest
-	Plugin                                    *host.Plugin
-	Entry                                     registry.Entry
+	// Builtin is the ACP harness, built into the host: no folder, no page,
+	// switched on and off as the CLI's enable and disable do.
+	Builtin  bool
+	State    stateView
+	Manifest *manifest.Manifest
+	Plugin   *host.Plugin
+	Entry    registry.Entry
 }
 
 func (s *Server) rows(reg *registry.Registry) []row {
-	var out []row
+	// The ACP harness comes first, as the CLI's list shows it: the list is
+	// where a person looks for what "Harness absent" names.
+	out := []row{s.acpRow()}
 	for _, en := range reg.List() {
 		out = append(out, s.rowOf(en))
 	}
@@ -77,6 +98,22 @@ func (s *Server) rowOf(en registry.Entry) row {
 		} else if why, missing := s.agentNotInstalled(m); missing {
 			r.State.State, r.State.Label, r.State.Reason = "not-installed", tr(s.lang, "state.not-installed"), safetext.Line(why)
 		}
+	}
+	return r
+}
+
+// acpRow is the built-in ACP harness as a row: enabled or disabled.
+func (s *Server) acpRow() row {
+	r := row{ID: harness.ACPPluginID, Name: tr(s.lang, "builtin.acp.name"), Version: s.opts.Host.AppVersion,
+		Kind: tr(s.lang, "builtin.acp.kind"), Description: tr(s.lang, "builtin.acp.desc"), Builtin: true}
+	on, err := harness.ACPEnabled(s.home)
+	r.Disabled = !on
+	r.State = stateView{ID: r.ID, State: "enabled", Label: tr(s.lang, "state.enabled")}
+	switch {
+	case err != nil:
+		r.State = stateView{ID: r.ID, State: "broken", Label: tr(s.lang, "state.broken"), Reason: err.Error()}
+	case !on:
+		r.State = stateView{ID: r.ID, State: string(host.StateDisabled), Label: tr(s.lang, "state.disabled")}
 	}
 	return r
 }

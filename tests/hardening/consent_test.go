@@ -165,7 +165,7 @@ func TestConsentEditedManifestDoesNotRun(t *testing.T) {
 		t.Fatalf("Restart: %d %s", status, body)
 	}
 	page := v.waitPage(t, "/plugins/"+handJS, "Stopped")
-	for _, want := range []string{"the folder changed since it was installed", "Review", "/install?dir="} {
+	for _, want := range []string{"Its folder changed since you installed it", "not started until you review what changed", "Review", "/install?dir="} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the plugin's page lacks %q", want)
 		}

@@ -16,20 +16,18 @@ func nextReply(s *session) line {
 	return s.next("an error or answer line", func(l line) bool { return l.str("op") == "error" || l.str("op") == "answer" })
 }
 
-// Params that are neither an object nor an array, and ids that decoding
-// would change, are refused from the console and never sent.
+// Attach params that are not an object, JSON-RPC lines that are answers
+// or not messages, and ids that decoding would change, are refused from
+// the console and never sent.
 func TestConsoleRefusals(t *testing.T) {
 	dir := plugin{fixture: "puppet"}.write(t)
 	s := run(t, dir)
 	defer s.close()
 	refused := []string{
-		`{"op":"call","id":"p1","method":"do","params":"text"}`,
-		`{"op":"call","id":"p2","method":"do","params":42}`,
-		`{"op":"call","id":"p3","method":"do","params":true}`,
-		`{"op":"notify","method":"do","params":"text"}`,
-		`{"op":"batch","id":"p4","calls":[{"method":"do","params":7}]}`,
-		`{"op":"fact","name":"x","params":"text"}`,
 		`{"op":"attach","agent":"a1","params":[1]}`,
+		`{"op":"attach","agent":"a1","params":7}`,
+		`[{"jsonrpc":"2.0","id":1,"result":null}]`,
+		`{"jsonrpc":"2.0","id":1,"method":"do","id":2}`,
 		"{\"op\":\"call\",\"id\":\"bad\xff\",\"method\":\"do\"}",
 		`{"op":"call","id":"bad\ud800","method":"do"}`,
 		"{\"op\":\"call\",\"id\":\"c\",\"method\":\"do\xfe\"}",

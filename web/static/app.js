@@ -77,6 +77,14 @@
     fetch("/list", { credentials: "same-origin" }).then(function (res) { return res.text(); })
       .then(function (html) { list.innerHTML = html; });
   }
+  // A plugin's page: the review of its changed folder, with its link, comes
+  // and goes as the host's start checks say, without a reload.
+  var review = document.querySelector("[data-live-review]");
+  function refreshReview() {
+    if (!review) return;
+    fetch(review.dataset.liveReview, { credentials: "same-origin" }).then(function (res) { return res.text(); })
+      .then(function (html) { review.innerHTML = html; });
+  }
   function showState(st) {
     var found = false;
     document.querySelectorAll('[data-state-of="' + CSS.escape(st.id) + '"]').forEach(function (el) {
@@ -94,10 +102,10 @@
   var opened = false;
   var states = new EventSource("/events");
   states.addEventListener("state", function (e) { showState(JSON.parse(e.data)); });
-  states.addEventListener("list", refreshList);
+  states.addEventListener("list", function () { refreshList(); refreshReview(); });
   states.onopen = function () {
     offline.hidden = true;
-    if (opened) refreshList(); // events may have been missed while away
+    if (opened) { refreshList(); refreshReview(); } // events may have been missed while away
     opened = true;
   };
   states.onerror = function () { offline.hidden = false; };

@@ -13,22 +13,16 @@ import (
 // would be answered as another id.
 var errNotUTF8 = errors.New("the line is not valid UTF-8")
 
-// checkParams refuses params that JSON-RPC cannot carry: params are
-// absent, or an object or an array (null counts as absent); with
-// objectOnly, an object. Refused here, they are never sent.
-func checkParams(field string, raw json.RawMessage, objectOnly bool) error {
+// checkAttachParams refuses attach params that are not an object: the
+// host adds "agent" to them. Every other op sends params of any JSON value
+// as given, as the protocol's own example sends "params": 1
+// (docs/protocol.md#3-messages).
+func checkAttachParams(raw json.RawMessage) error {
 	v := bytes.TrimSpace(raw)
-	switch {
-	case absent(v):
+	if absent(v) || v[0] == '{' {
 		return nil
-	case v[0] == '{':
-		return nil
-	case v[0] == '[' && !objectOnly:
-		return nil
-	case objectOnly:
-		return fmt.Errorf("%q must be an object, not %s", field, jsonKind(v))
 	}
-	return fmt.Errorf("%q must be an object or an array, not %s", field, jsonKind(v))
+	return fmt.Errorf("%q must be an object, not %s", "params", jsonKind(v))
 }
 
 func jsonKind(v []byte) string {

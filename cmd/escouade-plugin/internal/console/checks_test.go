@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -40,28 +41,30 @@ func refusals(t *testing.T, lines ...string) []string {
 	return got
 }
 
-// TestParamsShape: params that are not an object or an array were sent to
-// the plugin as they were, breaking JSON-RPC.
+// TestParamsShape: attach params carry "agent" and must be an object;
+// every other op sends params of any JSON value as given (the protocol's
+// own example sends "params": 1), so only attach refuses. JSON-RPC lines
+// that are answers or not messages are refused too, never sent.
 func TestParamsShape(t *testing.T) {
 	got := refusals(t,
-		`{"op":"call","id":"c1","method":"m","params":"text"}`,
-		`{"op":"call","id":"c1","method":"m","params":3}`,
-		`{"op":"call","id":"c1","method":"m","params":true}`,
-		`{"op":"notify","method":"m","params":false}`,
-		`{"op":"fact","name":"ticket.column","params":1.5}`,
-		`{"op":"batch","id":"b1","calls":[{"method":"m","params":"x"}]}`,
 		`{"op":"attach","agent":"a1","params":[1,2]}`,
 		`{"op":"attach","agent":"a1","params":"x"}`,
+		`{"jsonrpc":"2.0","id":1,"result":1}`,
+		`[{"jsonrpc":"2.0","method":"m"},{"jsonrpc":"2.0","id":2,"error":{"code":1,"message":"m"}}]`,
+		`[{"jsonrpc":"2.0","method":"m"},3]`,
+		`[]`,
+		`[{"jsonrpc":"2.0","method":"m"}`,
+		`{"jsonrpc":"1.0","id":1,"method":"m"}`,
 	)
 	want := []string{
-		`call: "params" must be an object or an array, not a string`,
-		`call: "params" must be an object or an array, not a number`,
-		`call: "params" must be an object or an array, not a boolean`,
-		`notify: "params" must be an object or an array, not a boolean`,
-		`fact: "params" must be an object or an array, not a number`,
-		`batch: "calls[0].params" must be an object or an array, not a string`,
 		`attach: "params" must be an object, not an array`,
 		`attach: "params" must be an object, not a string`,
+		`message: the message is an answer: the console sends requests and notifications`,
+		`message: member 1 of the batch is an answer: the console sends requests and notifications`,
+		`message: member 1 of the batch is not a JSON-RPC message: Invalid Request`,
+		`message: the message is not a JSON-RPC message: Invalid Request`,
+		`message: the message is not a JSON-RPC message: Parse error`,
+		`message: the message is not a JSON-RPC message: Invalid Request`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("refusals (-want +got):\n%s", diff)
@@ -114,6 +117,39 @@ func FuzzHasLoneSurrogate(f *testing.F) {
 		var back string
 		if err := json.Unmarshal(raw, &back); err == nil && utf8.ValidString(id) && id != back {
 			t.Fatalf("round trip of %q gave %q", id, back)
+		}
+	})
+}
+
+// FuzzMessageLine: a JSON-RPC line typed into the console reaches the
+// plugin exactly when every member is a request or a notification; what
+// is not is refused with one error line, never sent.
+func FuzzMessageLine(f *testing.F) {
+	for _, seed := range []string{
+		`[{"jsonrpc":"2.0","id":8,"method":"echo","params":1},{"jsonrpc":"2.0","method":"log","params":{"level":"info","message":"ready"}}]`,
+		`{"jsonrpc":"2.0","id":7,"method":"echo","params":{"a":1}}`,
+		`{"jsonrpc":"2.0","id":1,"result":1}`, `[]`, `[3]`, `{"jsonrpc":"2.0","method":""}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if !isMessageLine(line) {
+			return
+		}
+		decoded := jsonrpc.DecodeLine(line)
+		sendable := len(decoded.Items) > 0
+		for _, item := range decoded.Items {
+			sendable = sendable && item.Err == nil && item.Msg.Method != ""
+		}
+		var out bytes.Buffer
+		c := &Console{}
+		c.out = json.NewEncoder(&out)
+		reached := func() (reached bool) {
+			defer func() { reached = recover() != nil }() // no plugin: sending panics
+			return c.message(context.Background(), line) == nil
+		}()
+		if reached != sendable {
+			t.Fatalf("%q: reached the plugin %v, want %v", line, reached, sendable)
 		}
 	})
 }

@@ -50,6 +50,12 @@ func (c *Console) handle(ctx context.Context, line []byte) bool {
 		c.fail("not a command: %v", errNotUTF8)
 		return true
 	}
+	if isMessageLine(line) {
+		if err := c.message(ctx, line); err != nil {
+			c.fail("message: %v", err)
+		}
+		return true
+	}
 	var cmd command
 	if err := json.Unmarshal(line, &cmd); err != nil {
 		c.fail("not a command: %s (a command is one JSON object per line, e.g. %s)", DescribeJSONError(err), exampleCommand)
@@ -74,18 +80,12 @@ func (c *Console) dispatch(ctx context.Context, cmd *command) error {
 		if cmd.Method == "" {
 			return fmt.Errorf(`"method" is required`)
 		}
-		if err := checkParams("params", cmd.Params, false); err != nil {
-			return err
-		}
 		c.Plugin.Notify(cmd.Method, params(cmd.Params))
 	case "batch":
 		return c.batch(ctx, cmd)
 	case "fact":
 		if cmd.Name == "" {
 			return fmt.Errorf(`"name" is required`)
-		}
-		if err := checkParams("params", cmd.Params, false); err != nil {
-			return err
 		}
 		c.Plugin.Fact(cmd.Name, params(cmd.Params))
 	case "attach":
@@ -127,9 +127,6 @@ func (c *Console) call(ctx context.Context, cmd *command) error {
 	if cmd.Method == "" || cmd.ID == "" {
 		return fmt.Errorf(`"id" and "method" are required`)
 	}
-	if err := checkParams("params", cmd.Params, false); err != nil {
-		return err
-	}
 	pending := c.Plugin.Go(cmd.Method, params(cmd.Params)) // in command order
 	c.calls.Go(func() {
 		c.write(answerLine{Op: "answer", ID: cmd.ID, Outcome: pending.Wait(ctx)})
@@ -145,9 +142,6 @@ func (c *Console) batch(ctx context.Context, cmd *command) error {
 	for i, e := range cmd.Calls {
 		if e.Method == "" {
 			return fmt.Errorf("calls[%d] has no method", i)
-		}
-		if err := checkParams(fmt.Sprintf("calls[%d].params", i), e.Params, false); err != nil {
-			return err
 		}
 		calls[i] = jsonrpc.BatchCall{Method: e.Method, Params: params(e.Params), Notify: e.Notify}
 	}
@@ -167,7 +161,7 @@ func (c *Console) attach(ctx context.Context, cmd *command) error {
 	if cmd.Agent == "" {
 		return fmt.Errorf(`"agent" is required`)
 	}
-	if err := checkParams("params", cmd.Params, true); err != nil {
+	if err := checkAttachParams(cmd.Params); err != nil {
 		return err // it carries "agent" too: an object only
 	}
 	attachParams := cmd.Params

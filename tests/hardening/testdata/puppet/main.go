@@ -41,6 +41,9 @@ type action struct {
 	SplitAnswer bool `json:"splitAnswer"`
 	// Env adds the program's environment to the answer.
 	Env bool `json:"env"`
+	// Exchange writes a raw line and adds the host's next batch answer
+	// (an array line) to the answer.
+	Exchange *string `json:"exchange"`
 }
 
 // batchFlood is one line holding N requests of one method.
@@ -79,10 +82,17 @@ func main() {
 	}
 }
 
+// batchAnswers carries the host's array lines to an exchange action.
+var batchAnswers = make(chan json.RawMessage, 1)
+
 func handle(line []byte, cfg config) {
+	if trimmed := bytes.TrimSpace(line); trimmed[0] == '[' {
+		handleBatch(trimmed)
+		return
+	}
 	var m message
 	if json.Unmarshal(line, &m) != nil {
-		return // a batch answer to a flood, or noise
+		return // noise
 	}
 	if m.Method == "" {
 		if ch, ok := pending.LoadAndDelete(string(m.ID)); ok {
@@ -101,10 +111,42 @@ func handle(line []byte, cfg config) {
 		os.Exit(0)
 	case "do":
 		go play(m)
+	case "echo":
+		reply(m.ID, m.Params)
 	default:
 		if m.ID != nil {
 			reply(m.ID, nil)
 		}
+	}
+}
+
+// handleBatch answers a batch of the host with one array: "echo" answers
+// its params as they came, any other request null. An array of answers
+// (the host's answer to a batch of the plugin) goes to an exchange
+// waiting for it, or is dropped (a flood's).
+func handleBatch(line []byte) {
+	var msgs []message
+	if json.Unmarshal(line, &msgs) != nil {
+		return
+	}
+	var answers []map[string]any
+	for _, m := range msgs {
+		switch {
+		case m.Method == "":
+			select {
+			case batchAnswers <- json.RawMessage(bytes.Clone(line)):
+			default:
+			}
+			return
+		case m.ID == nil:
+		case m.Method == "echo":
+			answers = append(answers, map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": m.Params})
+		default:
+			answers = append(answers, map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
+		}
+	}
+	if len(answers) > 0 {
+		send(answers)
 	}
 }
 
@@ -135,6 +177,9 @@ func play(m message) {
 			batch(*a.Batch)
 		case a.ExitAfter != nil:
 			exit = *a.ExitAfter
+		case a.Exchange != nil:
+			write([]byte(*a.Exchange + "\n"))
+			results = append(results, <-batchAnswers)
 		case a.Env:
 			b, _ := json.Marshal(os.Environ())
 			results = append(results, b)
