@@ -28,13 +28,14 @@ func sysProcAttr() *syscall.SysProcAttr {
 // what a program leaves behind stays in reach. Being the subreaper is an
 // attribute of the host's process; it is asked again at each start (one
 // system call, idempotent) rather than remembered in a variable every
-// launcher would share. It returns the environment with a new token and
-// the token.
+// launcher would share. It tells the token to the watchdog, and returns
+// the environment with a new token and the token.
 func prepareStart(env []string) ([]string, string) {
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	token := hex.EncodeToString(b[:])
+	watchToken(token) // before the start: a host killed in the next instant is covered
 	if env == nil {
 		env = os.Environ()
 	}
