@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
@@ -94,6 +95,7 @@ func newCache(o Options) (engine.CompilationCache, error) {
 	if o.CacheDir == "" {
 		return engine.NewCompilationCache(), nil
 	}
+	sweepCacheTemps(o.CacheDir, time.Now())
 	c, err := engine.NewCompilationCacheWithDir(CacheFolder(o.CacheDir, o.HostVersion))
 	if err != nil {
 		return nil, fmt.Errorf("open the WASM compile cache: %w", err)
