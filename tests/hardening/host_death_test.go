@@ -4,9 +4,12 @@ package hardening
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -74,4 +77,79 @@ func expectGoneWithin(t *testing.T, after string, procs []proc, d time.Duration)
 			t.Errorf("after %s: process %d (%q) is still running after %v", after, p.pid, cmd, d)
 		}
 	}
+}
+
+// A host killed while a module compiles in its child does not leave the
+// child compiling: it dies with the host, before its compile could end
+// and be kept in the cache.
+func TestCompileChildDiesWithTheHost(t *testing.T) {
+	dir := helloWasmPlugin(t)
+	home := t.TempDir()
+	cmd := exec.Command(filepath.Join(bins, "escouade-plugin"), "build", dir, "--home", home)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(ended) }()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-ended })
+	var child []proc
+	deadline := time.Now().Add(waitLong(t))
+	for len(child) == 0 {
+		child = childrenNamed(t, cmd.Process.Pid, "")
+		select {
+		case <-ended:
+			t.Fatal("the build ended before its compile child was seen")
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no compile child seen")
+		}
+		runtime.Gosched()
+	}
+	// It reads the module on its stdin first: a host killed then leaves
+	// it a cut module, which it refuses at once. Killed once it has spent
+	// a second of CPU, it is compiling.
+	for cpuTicks(child[0].pid) < 100 {
+		select {
+		case <-ended:
+			t.Fatal("the build ended before its compile child had compiled for a second")
+		default:
+		}
+		runtime.Gosched()
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-ended
+	t.Cleanup(func() {
+		for _, p := range child {
+			if p.alive() {
+				_ = syscall.Kill(p.pid, syscall.SIGKILL)
+			}
+		}
+	})
+	expectGoneWithin(t, "the build's SIGKILL", child, waitLong(t))
+	_ = filepath.Walk(home, func(path string, info os.FileInfo, err error) error {
+		if err == nil && info.IsDir() && (info.Name() == "stacked" || info.Name() == "checked") {
+			return filepath.SkipDir // the host's own rewrite, made before the compile
+		}
+		if err == nil && info.Mode().IsRegular() && !strings.HasSuffix(path, ".tmp") {
+			t.Errorf("the compile child went on to the end after its host was killed: %s (%d bytes)", path, info.Size())
+		}
+		return nil
+	})
+}
+
+// cpuTicks is the CPU time pid has spent, in clock ticks (1/100 s); 0
+// once it is gone.
+func cpuTicks(pid int) int {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	s := string(stat)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+	user, _ := strconv.Atoi(f[11])
+	system, _ := strconv.Atoi(f[12])
+	return user + system
 }
