@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 )
 
 // staleCacheTemp is the age past which a temporary file of the compile
@@ -55,10 +57,5 @@ func depth(root, path string) int {
 // isCacheTemp tells a temporary file's name from a kept file's: kept
 // files are named by a hex digest, never start with a dot nor end in .tmp.
 func isCacheTemp(name string) bool {
-	if strings.HasSuffix(name, ".tmp") {
-		return true
-	}
-	rest, ok := strings.CutPrefix(name, ".")
-	i := strings.LastIndexByte(rest, '.')
-	return ok && i > 0 && i < len(rest)-1 && strings.Trim(rest[i+1:], "0123456789") == ""
+	return strings.HasSuffix(name, ".tmp") || safefile.IsTemporary(name)
 }
