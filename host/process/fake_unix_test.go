@@ -3,6 +3,7 @@
 package process
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -33,6 +34,8 @@ func runPlatformFake(mode string, args []string) (int, bool) {
 		return fakeForkWait(), true
 	case "dying-host":
 		return fakeDyingHost(args[0], args[1]), true
+	case "dying-host-again":
+		return fakeDyingHostAgain(), true
 	}
 	return 0, false
 }
@@ -160,4 +163,26 @@ func fakeDyingHost(kind, how string) int {
 	fmt.Fprintf(side(), "watchdog %d\n", watchdogPID())
 	blockForever()
 	return 0
+}
+
+// fakeDyingHostAgain starts a program whose stray leaves its session and
+// says the watchdog's pid; at each line on its stdin it starts another
+// and says the watchdog's pid again. It waits to be killed.
+func fakeDyingHostAgain() int {
+	self, err := os.Executable()
+	if err != nil {
+		return 1
+	}
+	env := append(withoutFakeEnv(os.Environ()), fakeEnv+"=spawn")
+	lines := bufio.NewScanner(os.Stdin)
+	for {
+		if _, err := Start(Spec{Command: []string{self, "setsid", "hold", "1"}, Env: env, extraFiles: []*os.File{side()}}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Fprintf(side(), "watchdog %d\n", watchdogPID())
+		if !lines.Scan() {
+			blockForever()
+		}
+	}
 }

@@ -59,6 +59,9 @@ var watchdog struct {
 	pipe     *os.File    // nil: none running
 	proc     *os.Process // the one pipe leads to
 	programs map[string]watched
+	// quickDeaths counts the watchdogs in a row that ended within a
+	// second of their start.
+	quickDeaths int
 }
 
 // watchToken tells the watchdog of a program about to start.
@@ -139,21 +142,39 @@ func startWatchdog() {
 		// not end it before the host, whose death is its signal.
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true},
 	}
+	// The list goes into the pipe before the watchdog starts when the
+	// pipe's buffer holds it: a host killed right after the start is
+	// then covered too.
+	list := watchList(watchdog.programs)
+	early := len(list) < watchdogEarlyList
+	if early {
+		_ = w.SetWriteDeadline(time.Now().Add(watchdogWriteWait))
+		if _, err := w.WriteString(list + "\n"); err != nil {
+			_, _ = r.Close(), w.Close()
+			return
+		}
+	}
 	err = cmd.Start()
 	_ = r.Close()
 	if err != nil {
 		_ = w.Close()
 		return
 	}
+	started := time.Now()
 	go func() {
 		_ = cmd.Wait()
-		watchdogEnded(w)
+		watchdogEnded(w, time.Since(started))
 	}()
 	watchdog.pipe, watchdog.proc = w, cmd.Process
-	if watchdogWrite(watchList(watchdog.programs)) != nil {
+	if !early && watchdogWrite(list) != nil {
 		dropWatchdog()
 	}
 }
+
+// watchdogEarlyList is the longest list written before the watchdog
+// starts: well within a pipe's buffer (64 KiB on Linux, 4 KiB at least),
+// about 60 programs.
+const watchdogEarlyList = 4 << 10
 
 // watchList is the lines that tell a new watchdog of programs.
 func watchList(programs map[string]watched) string {
@@ -178,16 +199,33 @@ func watchdogEnviron() []string {
 	return env
 }
 
-// watchdogEnded forgets a watchdog that ended (killed by someone): the
-// next program starts another, told of all still running.
-func watchdogEnded(pipe *os.File) {
+// watchdogEnded replaces a watchdog that ended (killed by someone), told
+// of every program still running: a line written meanwhile may have gone
+// into its pipe while its last threads were ending. After
+// watchdogQuickDeaths in a row that each lived less than a second, the
+// next program's start replaces it instead, so that a watchdog that
+// cannot live is not started in a loop.
+func watchdogEnded(pipe *os.File, lived time.Duration) {
 	watchdog.mu.Lock()
 	defer watchdog.mu.Unlock()
-	if watchdog.pipe == pipe {
-		_ = pipe.Close()
-		watchdog.pipe, watchdog.proc = nil, nil
+	if watchdog.pipe != pipe {
+		return // dropped and replaced already
+	}
+	_ = pipe.Close()
+	watchdog.pipe, watchdog.proc = nil, nil
+	if lived >= time.Second {
+		watchdog.quickDeaths = 0
+	} else {
+		watchdog.quickDeaths++
+	}
+	if len(watchdog.programs) > 0 && watchdog.quickDeaths < watchdogQuickDeaths {
+		startWatchdog()
 	}
 }
+
+// watchdogQuickDeaths is how many watchdogs in a row may end within a
+// second of their start and still be replaced at once.
+const watchdogQuickDeaths = 3
 
 // runWatchdog is the watchdog process: it learns the programs from in
 // until in ends, then kills what is left of them.

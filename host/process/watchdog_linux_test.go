@@ -139,3 +139,74 @@ func FuzzWatchList(f *testing.F) {
 		}
 	})
 }
+
+// A watchdog killed on its own is started again at the host's next
+// program and told of those still running: the host's death then kills
+// the first program's stray too.
+func TestAKilledWatchdogIsReplaced(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = r.Close() })
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	host := exec.Command(self)
+	host.Env = append(withoutFakeEnv(os.Environ()), fakeEnv+"=dying-host-again", quickExit)
+	host.ExtraFiles = []*os.File{w}
+	host.Stderr = os.Stderr
+	next, err := host.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Close()
+	t.Cleanup(func() { _ = host.Process.Kill(); _ = host.Wait() })
+	side := linesOf(t, r)
+	first := readFamily(t, side)
+	if err := syscall.Kill(first["watchdog"].pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	awaitGone(t, "the first watchdog", first["watchdog"])
+	if _, err := next.Write([]byte("again\n")); err != nil {
+		t.Fatal(err)
+	}
+	second := readFamily(t, side)
+	// The host may have replaced it at its end or at this start, and told
+	// the new one of both programs either way: the one it reported may be
+	// the one killed.
+	second["watchdog"] = awaitNewWatchdog(t, host.Process.Pid, first["watchdog"])
+	_ = host.Process.Kill()
+	_ = host.Wait()
+	for what, k := range map[string]procKey{"first program": first["leader"], "its stray": first["pid"],
+		"second program": second["leader"], "its stray too": second["pid"], "the watchdog": second["watchdog"]} {
+		awaitGone(t, what, k)
+	}
+}
+
+// awaitNewWatchdog waits for a watchdog of host other than old, polling
+// /proc: nothing tells of a process another starts.
+func awaitNewWatchdog(t *testing.T, host int, old procKey) procKey {
+	t.Helper()
+	deadline := time.Now().Add(testDeadline)
+	for {
+		procs, err := listProcesses()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range procs {
+			cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p.PID))
+			if p.PPID == host && p.key() != old && !p.zombie() && strings.Contains(string(cmd), watchdogArg) {
+				return p.key()
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new watchdog within %v", testDeadline)
+		}
+		_ = syscall.Nanosleep(&syscall.Timespec{Nsec: int64(5 * time.Millisecond)}, nil)
+	}
+}
