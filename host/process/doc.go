@@ -67,9 +67,9 @@
 // reused while it has members), and all they started, scanning again
 // until a scan finds none running, then exits. It leads a group of its
 // own, so a Ctrl-C to the host's group does not end it first. A watchdog
-// that stops reading is killed and replaced; one that ends is started
-// again at the next Start, told of every program still running; where it
-// cannot start, the host runs without.
+// that stops reading is killed and replaced; one that ends is replaced at
+// once, told of every program still running (the list is in its pipe
+// before it starts); where it cannot start, the host runs without.
 //
 // The limits that remain: a process that both clears its environment and
 // leaves the tree before the host reads the table is not found (nor, when
