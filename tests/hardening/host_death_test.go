@@ -153,3 +153,41 @@ func cpuTicks(pid int) int {
 	system, _ := strconv.Atoi(f[12])
 	return user + system
 }
+
+// A host killed with SIGKILL while a module's proc/run program runs
+// leaves nothing of it: the program, a setsid child, a `setsid -f` one
+// and a double-forked orphan all go.
+func TestProcRunDiesWithAKilledHost(t *testing.T) {
+	dir := relayPlugin(t, map[string]any{"programs": []string{"sh"}, "files": []string{"temp"}}, nil)
+	tokenFile := filepath.Join(t.TempDir(), "token")
+	s := run(t, dir, "--delay", "relay/ask=120s")
+	s.sendJSON(map[string]any{"op": "call", "id": "c1", "method": "relay/ask",
+		"params": map[string]any{"method": "proc/run", "n": 1, "params": map[string]any{
+			"program": "sh", "args": []string{"-c", strays, "sh", tokenFile, "sleep 1000"},
+			"cwd": map[string]any{"root": "temp", "path": "."}}}})
+	token := readToken(t, tokenFile)
+	// The three strays and the program's own last sleep run before the
+	// kill, or the test would prove nothing.
+	deadline := time.Now().Add(waitLong(t))
+	for sleeps(tokenHolders(token)) < 4 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the program's sleeps did not all start: %q", tokenHolders(token))
+		}
+		runtime.Gosched()
+	}
+	if err := s.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-s.done
+	noneHold(t, token, "the host's SIGKILL")
+}
+
+func sleeps(procs []string) int {
+	n := 0
+	for _, p := range procs {
+		if strings.Contains(p, " sleep 1000") {
+			n++
+		}
+	}
+	return n
+}
