@@ -59,3 +59,17 @@ func TestIsCacheTemp(t *testing.T) {
 		}
 	}
 }
+
+// A cache folder that cannot be made (here a file is in its way, which
+// stops root too) leaves the transport with a cache in memory: plugins
+// still run, compiled at each start.
+func TestUnwritableCacheIsKeptInMemory(t *testing.T) {
+	blocked := filepath.Join(t.TempDir(), "wasm-cache")
+	if err := os.WriteFile(blocked, []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tr := newTransport(t, Options{CacheDir: blocked})
+	if tr.o.CacheDir != "" || tr.cache == nil {
+		t.Errorf("CacheDir %q, cache %v: want the cache in memory", tr.o.CacheDir, tr.cache)
+	}
+}
