@@ -292,11 +292,15 @@ func watchedProcesses(procs []procInfo, programs map[string]watched, self int) [
 			groups[p.pgid] = p.since
 		}
 	}
+	oldest := oldestProgram(programs)
 	theirs := make(map[int]bool)
 	var roots []int
 	for _, p := range procs {
 		if p.PID == self || p.zombie() {
 			continue
+		}
+		if p.StartTime < oldest {
+			continue // older than every program: none of theirs, its environment unread
 		}
 		if _, ok := programs[readToken(p.PID)]; ok {
 			roots = append(roots, p.PID)
@@ -318,6 +322,21 @@ func watchedProcesses(procs []procInfo, programs map[string]watched, self int) [
 		}
 	}
 	return out
+}
+
+// oldestProgram is the start time of the oldest program whose start time
+// is known; 0 while one's is not (a program started at the host's death).
+func oldestProgram(programs map[string]watched) uint64 {
+	var oldest uint64
+	for _, p := range programs {
+		if p.since == 0 {
+			return 0
+		}
+		if oldest == 0 || p.since < oldest {
+			oldest = p.since
+		}
+	}
+	return oldest
 }
 
 // watchdogPID is the pid of the running watchdog; 0 for none.
