@@ -57,7 +57,11 @@ func Path(home, id string) string {
 }
 
 // Open opens the journal of plugin id under home for appending, creating
-// plugin-logs/ (mode 0700) and the file (mode 0600) as needed.
+// plugin-logs/ (mode 0700) and the file (mode 0600) as needed. A journal
+// whose file cannot be opened (a read-only or full home) still opens: its
+// lines go to Options.Unwritable, by default the host's stderr after one
+// warning per folder (see unwritable.go), and each batch tries the file
+// again. Only an id that cannot name a file is refused.
 func Open(home, id string, opts Options) (*Journal, error) {
 	return open(home, id, opts, hooks{})
 }
@@ -67,9 +71,6 @@ func open(home, id string, opts Options, h hooks) (*Journal, error) {
 		return nil, err
 	}
 	path := Path(home, id)
-	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
-		return nil, fmt.Errorf("journal: %w", err)
-	}
 	j := &Journal{
 		opts:    opts.withDefaults(),
 		path:    path,
@@ -78,9 +79,9 @@ func open(home, id string, opts Options, h hooks) (*Journal, error) {
 		pending: bqueue.New[[]string](0, bqueue.Refuse),
 	}
 	j.moved = sync.NewCond(&j.mu)
-	j.out = output{path: path, maxSize: j.opts.MaxSize}
+	j.out = output{path: path, maxSize: j.opts.MaxSize, unwritable: unwritableTo(j.opts.Unwritable, id, filepath.Dir(path))}
 	if err := j.out.open(); err != nil {
-		return nil, err
+		j.out.elsewhere(nil, err) // said now, not at the first line
 	}
 	go j.run()
 	return j, nil

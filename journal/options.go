@@ -1,6 +1,9 @@
 package journal
 
-import "time"
+import (
+	"io"
+	"time"
+)
 
 // Defaults of Options.
 const (
@@ -33,6 +36,11 @@ type Options struct {
 	MaxLine int
 	// Now stamps the lines. Nil means time.Now.
 	Now func() time.Time
+	// Unwritable takes what the journal says while its file cannot be
+	// written (docs/protocol.md#the-journal-unwritable). Nil means the
+	// host's stderr: one warning per folder naming it, the reason and the
+	// fix, then each line as "<plugin id> <line>".
+	Unwritable io.Writer
 }
 
 func (o Options) withDefaults() Options {

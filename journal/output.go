@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -14,6 +16,10 @@ import (
 type output struct {
 	path    string
 	maxSize int64
+	// unwritable takes the lines while the file cannot be opened (a
+	// read-only or full home, a folder of another user's), so that a
+	// plugin still runs and its lines are not lost; nil: they are lost.
+	unwritable func(lines []string, why error)
 
 	mu   sync.Mutex
 	file *os.File // nil after a failed open; the next batch tries again
@@ -29,6 +35,9 @@ func rotatedPath(path string) string {
 }
 
 func (o *output) open() error {
+	if err := os.MkdirAll(filepath.Dir(o.path), dirMode); err != nil {
+		return fmt.Errorf("journal: %w", err)
+	}
 	f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, fileMode)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
@@ -50,7 +59,7 @@ func (o *output) write(lines []string) error {
 	defer o.mu.Unlock()
 	if o.file == nil {
 		if err := o.open(); err != nil {
-			return err
+			return o.elsewhere(lines, err)
 		}
 	}
 	var chunk []byte
@@ -74,7 +83,7 @@ func (o *output) flush(chunk []byte) error {
 		return nil
 	}
 	if o.file == nil {
-		return errNotOpen
+		return o.elsewhere(strings.Split(strings.TrimSuffix(string(chunk), "\n"), "\n"), errNotOpen)
 	}
 	// Only what was written counts: on a full disk the file does not grow,
 	// and is not rotated over <id>.log.1 as if it had.
@@ -83,6 +92,16 @@ func (o *output) flush(chunk []byte) error {
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
+	return nil
+}
+
+// elsewhere hands lines the file cannot take to o.unwritable; without
+// one, they are lost and why is the error.
+func (o *output) elsewhere(lines []string, why error) error {
+	if o.unwritable == nil {
+		return why
+	}
+	o.unwritable(lines, why)
 	return nil
 }
 

@@ -52,13 +52,30 @@
 // those of plugins, and any process it saw adopted (its parent changed to
 // the host between two reads of the process table) once it ends; an orphan
 // of another child of the app that is adopted and ends between two reads
-// stays a zombie until the app exits (it holds only a pid). The limits that
-// remain: Pdeathsig is only the program's, so when the host is killed
-// (SIGKILL, a crash) what left the program's group outlives it, adopted by
-// init, with its stdin closed; a process that both clears its environment
-// and leaves the tree before the host reads the table is not found; and a
-// program that starts processes faster than they are killed is killed in
-// rounds, eight at most.
+// stays a zombie until the app exits (it holds only a pid).
+//
+// Pdeathsig is only the program's. So that what it started dies with the
+// host too, even when the host is killed (SIGKILL, a crash), the first
+// Start runs a watchdog: the host's own binary (/proc/self/exe) run again
+// with an argument and a variable that make the package's init run it and
+// exit before main. The host tells it each program's token before the
+// start and the group it leads after, and that the program is gone at its
+// release, on a pipe only the host holds. When the pipe ends, with the
+// host, the watchdog kills every process carrying a token still listed,
+// every process of a listed group while the group is the program's (its
+// leader runs, or a process with the token is in it: a group's id is not
+// reused while it has members), and all they started, scanning again
+// until a scan finds none running, then exits. It leads a group of its
+// own, so a Ctrl-C to the host's group does not end it first. A watchdog
+// that stops reading is killed and replaced; one that ends is replaced at
+// once, told of every program still running (the list is in its pipe
+// before it starts); where it cannot start, the host runs without.
+//
+// The limits that remain: a process that both clears its environment and
+// leaves the tree before the host reads the table is not found (nor, when
+// the host died, one that clears it and leaves the group); and a program
+// that starts processes faster than they are killed is killed in rounds,
+// eight at most (64 by the watchdog).
 //
 // macOS and the other Unix systems: the program leads its own process
 // group, and signals go to the whole group and to every process of its
@@ -66,9 +83,11 @@
 // environment of another process: a child that moves itself to another
 // group or session and whose parent then ends (a daemonising double fork)
 // escapes and is neither signalled nor counted; while it descends from the
-// program, it is counted and killed. A host killed before it could stop its
-// plugins leaves their programs running; each then sees the end of its
-// stdin, which a plugin of the protocol takes as the signal to exit.
+// program, it is counted and killed. There is no watchdog either: a host
+// killed before it could stop its plugins leaves their programs running;
+// each then sees the end of its stdin, which a plugin of the protocol takes
+// as the signal to exit. A watchdog there could kill the groups it was
+// told of (checked by ps against the leader), not what left them.
 //
 // Windows: the program is assigned to a Job object with
 // JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, so it and all it starts die with the

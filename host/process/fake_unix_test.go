@@ -3,9 +3,11 @@
 package process
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"runtime"
 	"strconv"
@@ -30,6 +32,10 @@ func runPlatformFake(mode string, args []string) (int, bool) {
 		return fakeMiniHost(), true
 	case "fork-wait":
 		return fakeForkWait(), true
+	case "dying-host":
+		return fakeDyingHost(args[0], args[1]), true
+	case "dying-host-again":
+		return fakeDyingHostAgain(), true
 	}
 	return 0, false
 }
@@ -129,4 +135,54 @@ func fakeForkWait() int {
 	fmt.Fprintf(side(), "child %d\n", child.Process.Pid)
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	return 0
+}
+
+// fakeDyingHost starts, the way kind says ("plugin": Start, "family":
+// StartFamily), a program that spawns a stray escaping as how says (see
+// fakeSpawn; "group" stays in the program's group) and holds; then it
+// says the watchdog's pid on the side channel and waits to be killed.
+func fakeDyingHost(kind, how string) int {
+	self, err := os.Executable()
+	if err != nil {
+		return 1
+	}
+	env := append(withoutFakeEnv(os.Environ()), fakeEnv+"=spawn")
+	args := []string{self, how, "hold", "1"}
+	switch kind {
+	case "plugin":
+		_, err = Start(Spec{Command: args, Env: env, extraFiles: []*os.File{side()}})
+	case "family":
+		cmd := exec.Command(self, args[1:]...)
+		cmd.Env, cmd.ExtraFiles = env, []*os.File{side()}
+		_, err = StartFamily(cmd)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	fmt.Fprintf(side(), "watchdog %d\n", watchdogPID())
+	blockForever()
+	return 0
+}
+
+// fakeDyingHostAgain starts a program whose stray leaves its session and
+// says the watchdog's pid; at each line on its stdin it starts another
+// and says the watchdog's pid again. It waits to be killed.
+func fakeDyingHostAgain() int {
+	self, err := os.Executable()
+	if err != nil {
+		return 1
+	}
+	env := append(withoutFakeEnv(os.Environ()), fakeEnv+"=spawn")
+	lines := bufio.NewScanner(os.Stdin)
+	for {
+		if _, err := Start(Spec{Command: []string{self, "setsid", "hold", "1"}, Env: env, extraFiles: []*os.File{side()}}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Fprintf(side(), "watchdog %d\n", watchdogPID())
+		if !lines.Scan() {
+			blockForever()
+		}
+	}
 }

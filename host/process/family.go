@@ -40,6 +40,7 @@ func (l *Launcher) StartFamily(cmd *exec.Cmd) (*Family, error) {
 	cmd.Env = env
 	cmd.SysProcAttr = sysProcAttr()
 	if err := startOnKeptThread(cmd.Start); err != nil {
+		forgetToken(token)
 		return nil, err
 	}
 	f := &Family{}

@@ -28,13 +28,14 @@ func sysProcAttr() *syscall.SysProcAttr {
 // what a program leaves behind stays in reach. Being the subreaper is an
 // attribute of the host's process; it is asked again at each start (one
 // system call, idempotent) rather than remembered in a variable every
-// launcher would share. It returns the environment with a new token and
-// the token.
+// launcher would share. It tells the token to the watchdog, and returns
+// the environment with a new token and the token.
 func prepareStart(env []string) ([]string, string) {
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 	var b [16]byte
 	_, _ = rand.Read(b[:])
 	token := hex.EncodeToString(b[:])
+	watchToken(token) // before the start: a host killed in the next instant is covered
 	if env == nil {
 		env = os.Environ()
 	}
@@ -93,9 +94,9 @@ func startTimeOf(pid int) uint64 {
 	return p.StartTime
 }
 
-// tokenOf is the token of a process, read once from its
-// /proc/<pid>/environ (the environment it started with) and kept in the
-// table; "" for none or one that cannot be read (another user's).
+// tokenOf is the token of a process, read from its /proc/<pid>/environ
+// (the environment it started with) and kept in the table once it is
+// known for good; "" for none or one that cannot be read (another user's).
 func (t *table) tokenOf(p procInfo) string {
 	t.tokensMu.Lock()
 	defer t.tokensMu.Unlock()
@@ -105,17 +106,32 @@ func (t *table) tokenOf(p procInfo) string {
 	if p.zombie() {
 		return "" // its environment went with its memory; not cached, it was never read
 	}
-	tok := readToken(p.PID)
-	t.tokens[p.key()] = tok
+	tok, final := readTokenOnce(p.PID)
+	if final {
+		t.tokens[p.key()] = tok
+	}
 	return tok
 }
 
 func readToken(pid int) string {
+	tok, _ := readTokenOnce(pid)
+	return tok
+}
+
+// readTokenOnce reads the token of pid, and whether the answer holds for
+// the life of the process. An environment read empty does not: a process
+// in the middle of an exec shows none until its new program's
+// environment is in place, and then shows the token it inherited. Kept as
+// "none", that process would never be the program's again.
+func readTokenOnce(pid int) (token string, final bool) {
 	env, err := os.ReadFile(filepath.Join(procRoot, strconv.Itoa(pid), "environ"))
-	if err != nil {
-		return ""
+	switch {
+	case errors.Is(err, os.ErrPermission):
+		return "", true // another user's, for good
+	case err != nil, len(env) == 0:
+		return "", false
 	}
-	return tokenIn(env)
+	return tokenIn(env), true
 }
 
 // adopt runs on each new snapshot of the table: it notes the processes the

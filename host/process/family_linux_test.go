@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -256,5 +257,39 @@ func TestAdoptedOrphanIsReaped(t *testing.T) {
 	}
 	if listed(child) {
 		t.Errorf("orphan %d is still listed after it ended", child.pid)
+	}
+}
+
+// TestTokenReadEmptyIsReadAgain: a process whose environment reads empty
+// (as one in the middle of an exec does) is asked again later, so that
+// once its new program runs with the token it is known as the program's.
+func TestTokenReadEmptyIsReadAgain(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", "read go; exec env "+TokenEnv+"=the-token sleep 1000")
+	cmd.Env = []string{}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	info, ok := statOf(cmd.Process.Pid)
+	if !ok {
+		t.Fatal("the process is not in /proc")
+	}
+	tb := newTable()
+	if tok := tb.tokenOf(info); tok != "" {
+		t.Fatalf("token %q before the exec", tok)
+	}
+	if _, err := in.Write([]byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(testDeadline)
+	for tb.tokenOf(info) != "the-token" {
+		if time.Now().After(deadline) {
+			t.Fatalf("the token of the exec'd program is not read within %v", testDeadline)
+		}
+		_ = syscall.Nanosleep(&syscall.Timespec{Nsec: int64(5 * time.Millisecond)}, nil)
 	}
 }

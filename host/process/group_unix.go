@@ -41,11 +41,13 @@ type group struct {
 }
 
 func newGroup(t *table, leader *os.Process, token string, exited func() bool) (*group, error) {
+	since := startTimeOf(leader.Pid)
+	watchGroup(token, leader.Pid, since)
 	return &group{
 		table:  t,
 		pgid:   leader.Pid,
 		leader: leader.Pid,
-		since:  startTimeOf(leader.Pid),
+		since:  since,
 		token:  token,
 		exited: exited,
 		bornAt: t.snapshots.current(),
@@ -206,6 +208,9 @@ func (g *group) noteExit() { g.exitAt.Store(g.table.snapshots.current()) }
 func (g *group) release() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if !g.done {
+		forgetToken(g.token)
+	}
 	g.done = true
 	clear(g.known)
 }

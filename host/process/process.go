@@ -76,6 +76,7 @@ func (l *Launcher) Start(spec Spec) (*Process, error) {
 	pipes.closeChildEnds()
 	if err != nil {
 		pipes.closeHostEnds()
+		forgetToken(token)
 		return nil, fmt.Errorf("start program %q: %w", spec.Command[0], err)
 	}
 	p := newProcess(cmd, pipes, spec)

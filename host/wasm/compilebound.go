@@ -149,6 +149,7 @@ func (t *Transport) compileInChild(ctx context.Context, src source) error {
 		compileChildEnv+"="+strconv.FormatUint(t.o.CompileMemory, 10),
 		compileCacheEnv+"="+t.cacheFolder())
 	cmd.Stdin = bytes.NewReader(src.bytes)
+	cmd.SysProcAttr = childAttr()
 	var stderr limitedBuffer
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = time.Second // the pipes of a killed child's children

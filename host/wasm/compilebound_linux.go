@@ -13,3 +13,11 @@ func limitMemory(bytes uint64) {
 
 // memoryBounded says the compile child's memory is a hard bound here.
 const memoryBounded = true
+
+// childAttr kills the compile child when the host dies (SIGKILL, a
+// crash): otherwise it would go on compiling for up to its 60 s, a
+// process the host left. The thread that starts it waits for it, so the
+// signal cannot come from that thread's end while the host lives.
+func childAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}

@@ -6,10 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
@@ -58,9 +61,8 @@ func New(ctx context.Context, o Options) (*Transport, error) {
 	o = o.withDefaults()
 	t := &Transport{o: o, modules: map[moduleKey]*module{}, current: map[string]moduleKey{}, live: map[*instance]struct{}{}}
 	var err error
-	if t.cache, err = newCache(o); err != nil {
-		return nil, err
-	}
+	t.o, t.cache = cacheOnDiskOrNot(o)
+	o = t.o
 	if t.rt, err = newRuntime(ctx, t.cache, true); err != nil {
 		_ = t.cache.Close(ctx)
 		return nil, err
@@ -94,11 +96,33 @@ func newCache(o Options) (engine.CompilationCache, error) {
 	if o.CacheDir == "" {
 		return engine.NewCompilationCache(), nil
 	}
-	c, err := engine.NewCompilationCacheWithDir(CacheFolder(o.CacheDir, o.HostVersion))
-	if err != nil {
-		return nil, fmt.Errorf("open the WASM compile cache: %w", err)
+	sweepCacheTemps(o.CacheDir, time.Now())
+	return engine.NewCompilationCacheWithDir(CacheFolder(o.CacheDir, o.HostVersion))
+}
+
+// cacheOnDiskOrNot is o with its cache on disk when the folder can be
+// made, and without (modules compiled at each start, said once on the
+// host's stderr) when it cannot: a read-only or full home must not stop
+// plugins from running.
+func cacheOnDiskOrNot(o Options) (Options, engine.CompilationCache) {
+	c, err := newCache(o)
+	if err == nil {
+		return o, c
 	}
-	return c, nil
+	fmt.Fprintf(os.Stderr, "escouade: the compile cache cannot be written in %s (%s): modules and bundles are compiled at each start; make that folder writable, or give a writable home (--home, ESCOUADE_HOME)\n", o.CacheDir, reasonOf(err))
+	o.CacheDir = ""
+	return o, engine.NewCompilationCache()
+}
+
+// reasonOf is the system's reason of err, without the paths its
+// wrappers name: the last of its parts.
+func reasonOf(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	msg := err.Error()
+	return msg[strings.LastIndex(msg, ": ")+len(": "):]
 }
 
 // newRuntime makes a runtime. checks compiles modules with wazero's

@@ -39,20 +39,30 @@ func Replace(path string, data []byte, perm os.FileMode) error {
 // leftover: a write lasts milliseconds.
 const staleAfter = time.Hour
 
-// removeStaleTemporaries removes the temporary files of earlier writes of
-// path that a kill left, so that they do not add up.
+// removeStaleTemporaries removes, in the folder of path, the temporary
+// files of Replace that a kill left, of any file of the folder: a file
+// written under a new name each time (a consent record named by its
+// digest) would never be written again under the name of its leftover.
+// Replace writes only in folders of the host's own, where no other file
+// is named as its temporary files are.
 func removeStaleTemporaries(path string) {
-	names, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".*"))
+	names, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*"))
 	for _, name := range names {
+		if !IsTemporary(filepath.Base(name)) {
+			continue
+		}
 		if info, err := os.Lstat(name); err == nil && info.Mode().IsRegular() && time.Since(info.ModTime()) > staleAfter {
 			_ = os.Remove(name)
 		}
 	}
 }
 
-// globEscape makes a file name a literal pattern.
-func globEscape(name string) string {
-	return strings.NewReplacer(`*`, `\*`, `?`, `\?`, `[`, `\[`, `\`, `\\`).Replace(name)
+// IsTemporary tells a temporary file of Replace by its name:
+// ".<name>.<digits>", as os.CreateTemp makes it from "."+name+".*".
+func IsTemporary(name string) bool {
+	rest, ok := strings.CutPrefix(name, ".")
+	i := strings.LastIndexByte(rest, '.')
+	return ok && i > 0 && i < len(rest)-1 && strings.Trim(rest[i+1:], "0123456789") == ""
 }
 
 // named is err said of path: the system's reason without the temporary

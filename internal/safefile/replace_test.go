@@ -67,3 +67,39 @@ func TestReplaceRemovesStaleTemporaries(t *testing.T) {
 		t.Errorf("a write under way lost its temporary file: %v", err)
 	}
 }
+
+// The sweep covers the whole folder: the leftover of a file written under
+// a new name each time (a consent record named by its digest) goes at the
+// write of any file beside it; a file that is no temporary one stays.
+func TestReplaceSweepsTheFolder(t *testing.T) {
+	dir := t.TempDir()
+	long := time.Now().Add(-2 * staleAfter)
+	leftover := filepath.Join(dir, ".dev.x.0a1b.json.4242")
+	kept := []string{filepath.Join(dir, ".config"), filepath.Join(dir, ".notes.v2"), filepath.Join(dir, "x.json.4242")}
+	for _, p := range append(kept, leftover) {
+		os.WriteFile(p, []byte("x"), 0o600)
+		os.Chtimes(p, long, long)
+	}
+	if err := Replace(filepath.Join(dir, "dev.x.9f8e.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(leftover); err == nil {
+		t.Error("the leftover of another file of the folder stays")
+	}
+	for _, p := range kept {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s, no temporary file, was removed", p)
+		}
+	}
+}
+
+func TestIsTemporary(t *testing.T) {
+	for name, want := range map[string]bool{
+		".plugins.json.123": true, ".secrets.enc.key.9": true,
+		"plugins.json.123": false, ".plugins.json": false, ".plugins.json.": false, ".x.12a": false, "..12": false,
+	} {
+		if got := IsTemporary(name); got != want {
+			t.Errorf("IsTemporary(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -2,7 +2,8 @@
 
 // Command strays is a hostile plugin program that escapes its process
 // group at start: a child in a session of its own (setsid), one in a group
-// of its own (setpgid) and a daemon started by a double fork. Each holds
+// of its own (setpgid) and a daemon started by a double fork (and, when
+// strays.json says "family", one that stays in its group). Each holds
 // the MiB that strays.json in its folder names (once the file its "after"
 // names exists, when it names one), ignores SIGTERM and waits to be
 // killed. Once they run it appends their pids to strays.pids in its
@@ -32,6 +33,9 @@ type config struct {
 	// take their memory, so that a test reads their pids before a memory
 	// stop can end them.
 	After string `json:"after"`
+	// Family adds a fourth stray that stays in the program's group, and
+	// the program's own pid, last.
+	Family bool `json:"family"`
 }
 
 func main() {
@@ -51,6 +55,9 @@ func serve() {
 		startRole("stray", &syscall.SysProcAttr{Setsid: true}),
 		startRole("stray", &syscall.SysProcAttr{Setpgid: true}),
 		daemon(),
+	}
+	if readConfig().Family {
+		pids = append(pids, startRole("stray", nil), os.Getpid())
 	}
 	f, err := os.OpenFile("strays.pids", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -134,10 +141,7 @@ func daemon() int {
 }
 
 func stray() {
-	var cfg config
-	if b, err := os.ReadFile("strays.json"); err == nil {
-		_ = json.Unmarshal(b, &cfg)
-	}
+	cfg := readConfig()
 	fmt.Println("ready")
 	for cfg.After != "" && !exists(cfg.After) {
 		time.Sleep(10 * time.Millisecond)
@@ -151,6 +155,14 @@ func stray() {
 	for range never {
 	}
 	runtime.KeepAlive(held)
+}
+
+func readConfig() config {
+	var cfg config
+	if b, err := os.ReadFile("strays.json"); err == nil {
+		_ = json.Unmarshal(b, &cfg)
+	}
+	return cfg
 }
 
 func exists(name string) bool {
