@@ -34,8 +34,7 @@ func TestReadRefusesADirectory(t *testing.T) {
 }
 
 func TestReadRefusesALinkToADevice(t *testing.T) {
-	testutil.SkipUnderWine(t, "wine 8 makes a link a Unix one to the very text NUL, "+
-		"which leads nowhere, where Windows makes a reparse point to the device")
+	testutil.SkipUnderWine(t, testutil.WineLinks)
 	link := filepath.Join(t.TempDir(), "plugin.wasm")
 	if err := os.Symlink(deviceName(), link); err != nil {
 		t.Skip("no links here:", err)

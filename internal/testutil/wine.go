@@ -11,3 +11,9 @@ func SkipUnderWine(t testing.TB, why string) {
 		t.Skip("under wine, not Windows: " + why)
 	}
 }
+
+// WineLinks is why a test of symbolic links is skipped under wine: wine 8
+// makes a link a Unix one whose target is the Windows path's text
+// (backslashes, a drive), which leads nowhere, where Windows makes a
+// reparse point to the target.
+const WineLinks = "wine 8 makes a symbolic link a Unix one to the Windows path's text, which leads nowhere"
