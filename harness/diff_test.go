@@ -23,15 +23,15 @@ func TestDiffFromInput(t *testing.T) {
 		want  *acp.Diff
 	}{
 		{"new file", `{"path":"new.txt","content":"n"}`, &acp.Diff{Path: filepath.Join(dir, "new.txt"), NewText: "n"}},
-		{"whole content", `{"file_path":"` + f + `","content":"z"}`, &acp.Diff{Path: f, OldText: ptr("a b a"), NewText: "z"}},
-		{"old and new", `{"path":"` + f + `","old_string":"a","new_string":"c"}`, &acp.Diff{Path: f, OldText: ptr("a b a"), NewText: "c b a"}},
-		{"replace all", `{"path":"` + f + `","old_str":"a","new_str":"c","replace_all":true}`, &acp.Diff{Path: f, OldText: ptr("a b a"), NewText: "c b c"}},
-		{"old not in the file", `{"path":"` + f + `","oldText":"q","newText":"r"}`, &acp.Diff{Path: f, OldText: ptr("q"), NewText: "r"}},
+		{"whole content", `{"file_path":"` + inJSON(f) + `","content":"z"}`, &acp.Diff{Path: f, OldText: ptr("a b a"), NewText: "z"}},
+		{"old and new", `{"path":"` + inJSON(f) + `","old_string":"a","new_string":"c"}`, &acp.Diff{Path: f, OldText: ptr("a b a"), NewText: "c b a"}},
+		{"replace all", `{"path":"` + inJSON(f) + `","old_str":"a","new_str":"c","replace_all":true}`, &acp.Diff{Path: f, OldText: ptr("a b a"), NewText: "c b c"}},
+		{"old not in the file", `{"path":"` + inJSON(f) + `","oldText":"q","newText":"r"}`, &acp.Diff{Path: f, OldText: ptr("q"), NewText: "r"}},
 		{"no path", `{"content":"x"}`, nil},
 		{"not an object", `"x"`, nil},
-		{"path only", `{"path":"` + f + `"}`, nil},
+		{"path only", `{"path":"` + inJSON(f) + `"}`, nil},
 		{"path not a string", `{"path":3,"content":"x"}`, nil},
-		{"a fenced file", `{"path":"` + filepath.Join(fenced, "secret.txt") + `","content":"x"}`, nil},
+		{"a fenced file", `{"path":"` + inJSON(filepath.Join(fenced, "secret.txt")) + `","content":"x"}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,7 +43,7 @@ func TestDiffFromInput(t *testing.T) {
 			diff(t, "diff", *tt.want, got)
 		})
 	}
-	if _, ok := diffFromInput(json.RawMessage(`{"path":"`+f+`","content":"z"}`), fence, 2); ok {
+	if _, ok := diffFromInput(json.RawMessage(`{"path":"`+inJSON(f)+`","content":"z"}`), fence, 2); ok {
 		t.Error("a file over the limit gave a diff")
 	}
 }
