@@ -84,7 +84,7 @@ func TestPermissionDiffs(t *testing.T) {
 	diff(t, "diffs", [][]acp.Diff{
 		{{Path: filepath.Join(w.dir, "new.txt"), NewText: "fresh\n"}},
 		{{Path: filepath.Join(w.dir, "old.txt"), OldText: ptr("one two three"), NewText: "one TWO three"}},
-		{{Path: filepath.Join(w.dir, "given.txt"), OldText: ptr("x"), NewText: "y"}},
+		{{Path: w.dir + "/given.txt", OldText: ptr("x"), NewText: "y"}}, // the agent's own diff, its path as given
 	}, diffs)
 }
 
