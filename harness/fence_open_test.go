@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 )
 
 // swapWorld is an agent folder with sub/file.txt, and a fenced folder with
@@ -161,6 +163,7 @@ func TestFenceOwnProjectHardLinks(t *testing.T) {
 
 func skipWithoutLinks(t *testing.T) {
 	t.Helper()
+	testutil.SkipUnderWine(t, testutil.WineLinks)
 	dir := t.TempDir()
 	if err := os.Symlink(dir, filepath.Join(dir, "l")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)

@@ -3,8 +3,11 @@ package harness
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 )
 
 func TestFence(t *testing.T) {
@@ -32,6 +35,12 @@ func TestFence(t *testing.T) {
 		{w.dir + "/../fenced/./inner", "another private project"},
 		{"relative/path", "not an absolute path"},
 		{"", "not an absolute path"},
+	}
+	if testutil.UnderWine() { // the link to the fence leads nowhere there
+		t.Log("under wine, the link row is left out:", testutil.WineLinks)
+		tests = slices.DeleteFunc(tests, func(tt struct{ path, want string }) bool {
+			return strings.Contains(tt.path, "to-fence")
+		})
 	}
 	for _, tt := range tests {
 		_, err := fence.Check(tt.path)

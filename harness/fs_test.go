@@ -1,16 +1,19 @@
 package harness
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 func TestFSBehindTheFence(t *testing.T) {
+	testutil.SkipUnderWine(t, testutil.WineLinks)
 	w := newWorld(t)
 	writeFile(t, filepath.Join(w.dir, "lines.txt"), "one\ntwo\nthree\nfour\n")
 	writeFile(t, filepath.Join(w.fence, "secret.txt"), "secret")
@@ -29,12 +32,12 @@ func TestFSBehindTheFence(t *testing.T) {
 		"read: two\nthree\n",
 		"read: one\ntwo\nthree\nfour\n",
 		"write: done",
-		refused("fs/read_text_file", filepath.Join(w.fence, "secret.txt")),
-		refused("fs/write_text_file", filepath.Join(w.fence, "planted.txt")),
+		refused("fs/read_text_file", w.fence+"/secret.txt"), // the path as the agent gave it
+		refused("fs/write_text_file", w.fence+"/planted.txt"),
 		refused("fs/read_text_file", filepath.Join(w.dir, "link", "secret.txt")),
 		refused("fs/read_text_file", w.dir+"/../fenced-not/../fenced/secret.txt"),
 		`fs/read_text_file error: "relative.txt" is not an absolute path`,
-		"fs/read_text_file error: Resource not found: open " + filepath.Join(w.dir, "missing.txt") + ": no such file or directory",
+		"fs/read_text_file error: Resource not found: open " + filepath.Join(w.dir, "missing.txt") + ": " + notFoundWords(t),
 		"read: open",
 	}, texts(items, acp.TypeText))
 	made, err := os.ReadFile(filepath.Join(w.dir, "sub", "made.txt"))
@@ -49,6 +52,13 @@ func TestFSBehindTheFence(t *testing.T) {
 	diff(t, "fs items", 10, len(ofType(items, acp.TypeFSRead, acp.TypeFSWrite)))
 }
 
+// notFoundWords is what this system says of a missing file ("no such file
+// or directory" on Unix).
+func notFoundWords(t *testing.T) string {
+	_, err := os.Open(filepath.Join(t.TempDir(), "missing"))
+	return errors.Unwrap(err).Error()
+}
+
 func TestFSOffWhileAFenceHolds(t *testing.T) {
 	w := newWorld(t)
 	m := fakeManifest(t, func(h *manifest.Harness) { h.ACP.ClientFS = ptr(false) })
@@ -56,7 +66,7 @@ func TestFSOffWhileAFenceHolds(t *testing.T) {
 	r.untilType(acp.TypeSession)
 	r.must(r.s.Prompt("by itself"))
 	items := r.untilType(acp.TypeTurn)
-	secret := filepath.Join(w.fence, "secret.txt")
+	secret := w.fence + "/secret.txt" // as the agent's script gives it
 	diff(t, "notices", []string{
 		"Fake reads or writes " + secret + " by itself: the private-project fence does not hold for its own file accesses",
 	}, texts(items, acp.TypeNotice))

@@ -98,12 +98,19 @@ func (w world) script(t *testing.T, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := strings.NewReplacer("@DIR@", w.dir, "@FENCE@", w.fence, "@OUT@", w.out).Replace(string(b))
+	text := strings.NewReplacer("@DIR@", inJSON(w.dir), "@FENCE@", inJSON(w.fence), "@OUT@", inJSON(w.out)).Replace(string(b))
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// inJSON is s as it is written inside a JSON string: a Windows path's
+// backslashes escaped.
+func inJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
 }
 
 // fixtureScript is a script of the fake agent's own folder.

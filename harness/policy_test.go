@@ -81,10 +81,11 @@ func TestPermissionDiffs(t *testing.T) {
 		diffs = append(diffs, last.Diffs)
 		r.must(r.s.Answer(last.Request, KindAllowOnce))
 	}
+	// Each path as the agent gave it.
 	diff(t, "diffs", [][]acp.Diff{
-		{{Path: filepath.Join(w.dir, "new.txt"), NewText: "fresh\n"}},
-		{{Path: filepath.Join(w.dir, "old.txt"), OldText: ptr("one two three"), NewText: "one TWO three"}},
-		{{Path: filepath.Join(w.dir, "given.txt"), OldText: ptr("x"), NewText: "y"}},
+		{{Path: w.dir + "/new.txt", NewText: "fresh\n"}},
+		{{Path: w.dir + "/old.txt", OldText: ptr("one two three"), NewText: "one TWO three"}},
+		{{Path: w.dir + "/given.txt", OldText: ptr("x"), NewText: "y"}},
 	}, diffs)
 }
 
@@ -124,7 +125,7 @@ func TestAutoAnswer(t *testing.T) {
 		{"default asks for a write", ModeDefault, acp.Item{Kind: "edit", Locations: []string{inside}, Options: allow}, ""},
 		{"unknown mode asks", "plan", acp.Item{Kind: "edit", Locations: []string{inside}, Options: allow}, ""},
 		{"edits: write inside", ModeAcceptEdits, acp.Item{Kind: "edit", Locations: []string{inside}, Options: allow}, KindAllowOnce},
-		{"edits: Write by name", ModeAcceptEdits, acp.Item{Name: "Write", Input: []byte(`{"path":"` + inside + `"}`), Options: always}, KindAllowAlways},
+		{"edits: Write by name", ModeAcceptEdits, acp.Item{Name: "Write", Input: []byte(`{"path":"` + inJSON(inside) + `"}`), Options: always}, KindAllowAlways},
 		{"edits: diff inside", ModeAcceptEdits, acp.Item{Diffs: []acp.Diff{{Path: inside}}, Options: allow}, KindAllowOnce},
 		{"edits: relative path", ModeAcceptEdits, acp.Item{Kind: "edit", Locations: []string{"f.go"}, Options: allow}, ""},
 		{"edits: write outside", ModeAcceptEdits, acp.Item{Kind: "edit", Locations: []string{filepath.Join(w.out, "f")}, Options: allow}, ""},

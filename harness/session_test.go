@@ -39,7 +39,8 @@ func TestUpdatesOfEveryKind(t *testing.T) {
 	r.must(r.s.Prompt("again"))
 	r.untilType(acp.TypeTurn)
 	diff(t, "totals", acp.Usage{InputTokens: 110, OutputTokens: 22, TotalTokens: 132}, r.s.Totals())
-	diff(t, "stderr", true, slices.Contains(stderr.get(), "fake-acp: a line on stderr"))
+	// stderr is read beside stdout: its line may come after the turn.
+	diff(t, "stderr", true, stderr.waitFor("fake-acp: a line on stderr", awaitLimit(t)))
 }
 
 func TestModeAndModel(t *testing.T) {

@@ -28,7 +28,10 @@ func TestOversizedStdoutLineIsRefusedAndTheNextLinesKept(t *testing.T) {
 }
 
 func TestStderrFloodDoesNotBlockTheProtocol(t *testing.T) {
-	_, p := startHost(t, "ok", Options{})
+	// 10 MB of stderr through a slow pipe (under -race, or wine's) can
+	// take longer than the 5 s delay of a call: what is tested is that the
+	// flood does not block the protocol, not how fast, so the delay is long.
+	_, p := startHost(t, "ok", Options{Delays: map[string]time.Duration{"test/flood": 2 * time.Minute}})
 	if o := call(t, p, "test/flood", nil); string(o.Result) != `"flooded"` {
 		t.Fatalf("outcome = %+v", o)
 	}

@@ -20,6 +20,10 @@ import (
 // The test binary doubles as the fake plugins: run with FAKE_PLUGIN=<mode>
 // it speaks protocol 1 on stdin/stdout as that mode says.
 func TestMain(m *testing.M) {
+	if os.Getenv("FAKE_SLEEPER") != "" {
+		time.Sleep(300 * time.Second) // a child left running, as sleep 300 is
+		os.Exit(0)
+	}
 	if mode := os.Getenv("FAKE_PLUGIN"); mode != "" {
 		os.Exit(fakePlugin(mode))
 	}
@@ -137,7 +141,7 @@ func (f *fake) handle(ctx context.Context, m *jsonrpc.Message) (any, error) {
 		}
 		return "flooded", nil
 	case "test/die-with-child":
-		cmd := exec.Command("sleep", "300")
+		cmd := sleeper()
 		cmd.Start()
 		fmt.Println(`{"jsonrpc":"2.0","method":"log","params":{"level":"info","message":"child ` + fmt.Sprint(cmd.Process.Pid) + `"}}`)
 		os.Exit(4)
@@ -171,7 +175,7 @@ func (f *fake) handle(ctx context.Context, m *jsonrpc.Message) (any, error) {
 		env["cwd"] = wd
 		return env, nil
 	case "test/spawn":
-		cmd := exec.Command("sleep", "300")
+		cmd := sleeper()
 		if err := cmd.Start(); err != nil {
 			return nil, err
 		}
@@ -187,6 +191,15 @@ func (f *fake) handle(ctx context.Context, m *jsonrpc.Message) (any, error) {
 }
 
 var hold []byte
+
+// sleeper is a child that sleeps 300 s, on every system: the test binary
+// itself.
+func sleeper() *exec.Cmd {
+	self, _ := os.Executable()
+	cmd := exec.Command(self)
+	cmd.Env = append(os.Environ(), "FAKE_SLEEPER=1")
+	return cmd
+}
 
 func (f *fake) initialize() (any, error) {
 	switch f.mode {

@@ -81,12 +81,12 @@ type Options struct {
 	// Context is the parent of the handlers' contexts: they end when it
 	// ends, or when the Conn is closed. Default context.Background().
 	Context context.Context
-	// WriteTimeout, when set and the writer has SetWriteDeadline (a pipe
-	// *os.File), fails a line the peer has not taken within it (or at most
-	// half as long again: the deadline is moved every half timeout, not
-	// at each line): a peer that stops reading then ends the connection
-	// instead of blocking every sender for ever. Zero waits as long as the
-	// peer takes.
+	// WriteTimeout, when set, fails a line the peer has not taken within
+	// it (or at most half as long again: a timer looks every half
+	// timeout), whatever the writer, deadlines or none: a peer that stops
+	// reading then ends the connection, and the writer is closed when it
+	// is an io.Closer, instead of blocking every sender for ever. Zero
+	// waits as long as the peer takes.
 	WriteTimeout time.Duration
 }
 
@@ -130,7 +130,10 @@ func NewConn(r io.Reader, w io.Writer, opts Options) *Conn {
 		noteReady: make(chan struct{}, 1),
 		done:      make(chan struct{}),
 	}
-	c.out = lineWriter{w: w, timeout: opts.WriteTimeout, max: c.limits.writeLine}
+	c.out = lineWriter{w: w, max: c.limits.writeLine}
+	if opts.WriteTimeout > 0 {
+		c.out.watch = newWriteWatch(opts.WriteTimeout, c.writeStuck)
+	}
 	c.state.init(opts.LateMemory)
 	c.closer, _ = r.(io.Closer)
 	c.deadliner = interruptible(r)
@@ -222,6 +225,15 @@ func (c *Conn) closeReader() {
 			c.closeErr = c.closer.Close()
 		}
 	})
+}
+
+// writeStuck ends the connection whose peer took no line within
+// WriteTimeout, and closes the writer, which ends the write it blocks.
+func (c *Conn) writeStuck(err error) {
+	c.fail(err)
+	if closer, ok := c.out.w.(io.Closer); ok {
+		closer.Close()
+	}
 }
 
 // fail stops the connection after a write error.

@@ -5,7 +5,6 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
-	"time"
 )
 
 // ErrLineTooLong is the error of a call or notification whose line would
@@ -16,15 +15,11 @@ var ErrLineTooLong = errors.New("jsonrpc: the line would exceed the line limit")
 // concurrent callers and handlers never interleave. Its buffer is reused
 // from line to line.
 type lineWriter struct {
-	mu      sync.Mutex // held for a whole line, the write included
-	w       io.Writer
-	timeout time.Duration // per line, where w can take a deadline
-	max     int           // the longest line, without its '\n'
-	buf     []byte
-	// deadline is the write deadline set on w, moved only when less than
-	// timeout is left, to timeout and a half from now: a deadline set at
-	// each line would modify a runtime timer twice a line.
-	deadline time.Time
+	mu    sync.Mutex // held for a whole line, the write included
+	w     io.Writer
+	watch *writeWatch // bounds each write; nil without Options.WriteTimeout
+	max   int         // the longest line, without its '\n'
+	buf   []byte
 	// closed is the error later writes get once writing must stop. It is
 	// not under mu, so that closing never waits for a write blocked on a
 	// peer that does not read.
@@ -60,25 +55,20 @@ func (lw *lineWriter) writeLine(content fill) error {
 	return err
 }
 
-// deadliner is a writer whose writes can be bounded in time.
-type deadliner interface {
-	SetWriteDeadline(t time.Time) error
-}
-
-// write writes one line, within the timeout where the writer allows it:
-// a line the peer has not taken within timeout, or at most half as long
-// again, fails; lw.mu is held.
+// write writes one line, watched when there is a timeout: a line the
+// peer has not taken within it (writewatch.go) fails with the watch's
+// error; lw.mu is held.
 func (lw *lineWriter) write(line []byte) (int, error) {
-	if d, ok := lw.w.(deadliner); ok && lw.timeout > 0 {
-		now := time.Now()
-		if lw.deadline.Sub(now) < lw.timeout {
-			lw.deadline = now.Add(lw.timeout + lw.timeout/2)
-			if d.SetWriteDeadline(lw.deadline) != nil {
-				lw.deadline = time.Time{}
-			}
-		}
+	if lw.watch == nil {
+		return lw.w.Write(line)
 	}
-	return lw.w.Write(line)
+	lw.watch.begin()
+	n, err := lw.w.Write(line)
+	lw.watch.end()
+	if stuck := lw.watch.failure(); err != nil && stuck != nil {
+		err = stuck
+	}
+	return n, err
 }
 
 // close makes later writes fail with err; a write under way goes on.

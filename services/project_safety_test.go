@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 )
 
 // TestLoadProjectConfigNeverQuotesTheFile: YAML's messages quote values and
@@ -39,6 +41,7 @@ func TestLoadProjectConfigNeverQuotesTheFile(t *testing.T) {
 // TestLoadProjectConfigLinkOut: a .escouade.yml that is a link out of the
 // project was read.
 func TestLoadProjectConfigLinkOut(t *testing.T) {
+	testutil.SkipUnderWine(t, testutil.WineLinks)
 	base := t.TempDir()
 	project := filepath.Join(base, "project")
 	outside := filepath.Join(base, "outside.yml")
@@ -68,6 +71,7 @@ func TestLoadProjectConfigLinkOut(t *testing.T) {
 
 // TestLoadProjectConfigLinkInside follows a link that stays in the project.
 func TestLoadProjectConfigLinkInside(t *testing.T) {
+	testutil.SkipUnderWine(t, testutil.WineLinks)
 	project := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(project, "config"), 0o700); err != nil {
 		t.Fatal(err)

@@ -46,6 +46,7 @@ func resolveInFolder(dir, name string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("program %q: %w", name, err)
 	}
+	path = programFile(path)
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

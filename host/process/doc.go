@@ -91,9 +91,8 @@
 //
 // Windows: the program is assigned to a Job object with
 // JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE, so it and all it starts die with the
-// job, even when the host itself crashes. os/exec cannot start a process
-// suspended, so the program is assigned right after it starts: a child it
-// spawns in that first instant, before the assignment, is outside the job.
+// job, even when the host itself crashes. The program starts suspended and
+// runs only once it is in the job, so nothing it starts is outside it.
 // Windows has no SIGTERM: Stop closes stdin, waits the grace, then
 // terminates the job. A program ended that way reports Signal "killed".
 //

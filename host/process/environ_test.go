@@ -129,7 +129,12 @@ func TestTransportPassesTheAllowedEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	own := []string{"ESCOUADE_LANG=fr", "ESCOUADE_PLUGIN_API=1", "ESCOUADE_PLUGIN_ID=dev.escouade.test", "ESCOUADE_VERSION=2.2.0"}
-	app := slices.Concat([]string{"PATH=/usr/bin:/bin", "HOME=/home/u", "LANG=C.UTF-8"}, secrets, own, fakeEnvVars(t, "env"))
+	// The user's folder, by the name this system passes it.
+	home := "HOME=/home/u"
+	if runtime.GOOS == "windows" {
+		home = `USERPROFILE=C:\Users\u`
+	}
+	app := slices.Concat([]string{"PATH=/usr/bin:/bin", home, "LANG=C.UTF-8"}, secrets, own, fakeEnvVars(t, "env"))
 	m := &manifest.Manifest{Dir: t.TempDir(), Run: &manifest.Run{Command: []string{self}}}
 	tr := Transport{Grace: ignoredGrace}.Passing(fakeEnvNames...)
 	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Env: app})
@@ -139,7 +144,7 @@ func TestTransportPassesTheAllowedEnvironment(t *testing.T) {
 	p := prog.(*program).Process
 	t.Cleanup(func() { p.Stop(stoppedNow(), ignoredGrace) })
 	got := readReport(t, p)
-	want := sorted(withToken(slices.Concat([]string{"PATH=/usr/bin:/bin", "HOME=/home/u", "LANG=C.UTF-8"}, own, fakeEnvVars(t, "env")), p))
+	want := sorted(withToken(slices.Concat([]string{"PATH=/usr/bin:/bin", home, "LANG=C.UTF-8"}, own, fakeEnvVars(t, "env")), p))
 	// fakeEnvVars makes a new coverage folder at each call: compare all
 	// but that one.
 	if diff := cmp.Diff(withoutCover(want), withoutCover(got.Env)); diff != "" {

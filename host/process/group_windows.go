@@ -30,10 +30,16 @@ type group struct {
 }
 
 // sysProcAttr keeps the console's Ctrl+C, meant for the host, away from
-// the program: the host stops it its own way.
+// the program: the host stops it its own way. The program starts
+// suspended: newGroup puts it in its job, then lets it run, so nothing it
+// starts can be outside the job.
 func sysProcAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP}
+	return &syscall.SysProcAttr{CreationFlags: syscall.CREATE_NEW_PROCESS_GROUP | windows.CREATE_SUSPENDED}
 }
+
+// ntResumeProcess resumes a process started suspended: os/exec closes the
+// handle of its first thread, so the process is resumed as a whole.
+var ntResumeProcess = windows.NewLazySystemDLL("ntdll.dll").NewProc("NtResumeProcess")
 
 // table stands in for the process table a launcher reads on Unix: a job
 // object knows its processes itself.
@@ -41,10 +47,9 @@ type table struct{}
 
 func newTable() *table { return &table{} }
 
-// newGroup puts the leader in a new job that kills its processes when its
-// last handle closes, so they die with the host even when it crashes.
-// os/exec cannot start a process suspended: a child the leader starts
-// before the assignment below stays outside the job.
+// newGroup puts the leader, started suspended, in a new job that kills its
+// processes when its last handle closes, so they die with the host even
+// when it crashes, then lets the leader run: all it starts is in the job.
 func newGroup(_ *table, leader *os.Process, _ string, _ func() bool) (*group, error) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
@@ -54,7 +59,7 @@ func newGroup(_ *table, leader *os.Process, _ string, _ func() bool) (*group, er
 		_ = windows.CloseHandle(job)
 		return nil, err
 	}
-	if err := assignToJob(job, leader.Pid); err != nil {
+	if err := joinAndResume(job, leader.Pid); err != nil {
 		_ = windows.CloseHandle(job)
 		return nil, err
 	}
@@ -73,14 +78,19 @@ func setKillOnClose(job windows.Handle) error {
 	return nil
 }
 
-func assignToJob(job windows.Handle, pid int) error {
-	proc, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(pid))
+// joinAndResume assigns the suspended process pid to job and resumes it.
+func joinAndResume(job windows.Handle, pid int) error {
+	const access = windows.PROCESS_SET_QUOTA | windows.PROCESS_TERMINATE | windows.PROCESS_SUSPEND_RESUME
+	proc, err := windows.OpenProcess(access, false, uint32(pid))
 	if err != nil {
 		return fmt.Errorf("open process %d: %w", pid, err)
 	}
 	defer windows.CloseHandle(proc)
 	if err := windows.AssignProcessToJobObject(job, proc); err != nil {
 		return fmt.Errorf("assign process %d to its job object: %w", pid, err)
+	}
+	if status, _, _ := ntResumeProcess.Call(uintptr(proc)); status != 0 {
+		return fmt.Errorf("resume process %d: %w", pid, windows.NTStatus(status))
 	}
 	return nil
 }

@@ -4,11 +4,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 )
 
 func TestStartRefusesMissingProgram(t *testing.T) {
@@ -51,14 +54,20 @@ func TestStartRefusesMissingProgram(t *testing.T) {
 }
 
 // linkFake puts the test binary in dir under name, as a plugin ships its
-// program.
+// program: on Windows as name.exe, which the command names without its
+// extension, and copied (a symbolic link needs a privilege there, and a
+// hard link to the running test program could not be deleted after).
 func linkFake(t *testing.T, dir, name string) {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(self, filepath.Join(dir, name)); err != nil {
+	link := os.Symlink
+	if runtime.GOOS == "windows" {
+		name, link = name+".exe", copyFile
+	}
+	if err := link(self, filepath.Join(dir, name)); err != nil {
 		t.Skipf("cannot link the test program: %v", err)
 	}
 }
@@ -138,7 +147,9 @@ func readReport(t *testing.T, p *Process) envReport {
 		case "cwd":
 			r.Cwd = realPath(t, value)
 		case "env":
-			r.Env = append(r.Env, value)
+			if !addedBySystem(value) {
+				r.Env = append(r.Env, value)
+			}
 		}
 	}
 	if err := lines.Err(); err != nil {
@@ -146,6 +157,28 @@ func readReport(t *testing.T, p *Process) envReport {
 	}
 	r.Env = sorted(r.Env)
 	return r
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o755)
+}
+
+// addedBySystem says whether a variable is one every Windows program gets
+// whatever its environment: os/exec adds SYSTEMROOT, and wine adds
+// SystemDrive and its own WINE… variables to each process it starts.
+func addedBySystem(variable string) bool {
+	if runtime.GOOS != "windows" {
+		return false
+	}
+	name, _, _ := strings.Cut(strings.ToUpper(variable), "=")
+	if name == "SYSTEMROOT" {
+		return true
+	}
+	return testutil.UnderWine() && (name == "SYSTEMDRIVE" || strings.HasPrefix(name, "WINE"))
 }
 
 func realPath(t *testing.T, path string) string {

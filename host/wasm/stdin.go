@@ -34,9 +34,7 @@ type stdin struct {
 	aborted  bool   // the instance is ending: reads end at once
 	nonblock bool   // the guest made fd 0 non-blocking
 	reactor  bool   // reads and polls never wait, whatever the flag says
-	max      int    // unread bytes past which a write waits
-	deadline time.Time
-	timer    *time.Timer // wakes writers at deadline
+	max      int    // unread bytes past which a write waits; Close ends the wait
 	clock    turnClock
 }
 
@@ -66,37 +64,12 @@ func (s *stdin) Write(p []byte) (int, error) {
 
 func (s *stdin) waitRoom() error {
 	for len(s.buf)-s.off >= s.max && !s.closed && !s.aborted {
-		if !s.deadline.IsZero() && !time.Now().Before(s.deadline) {
-			return os.ErrDeadlineExceeded
-		}
 		s.cond.Wait()
 	}
 	if s.closed || s.aborted {
 		return os.ErrClosed
 	}
 	return nil
-}
-
-// SetWriteDeadline bounds how long a Write waits for room (the jsonrpc
-// writer's WriteTimeout uses it).
-func (s *stdin) SetWriteDeadline(t time.Time) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.deadline = t
-	if s.timer != nil {
-		s.timer.Stop()
-		s.timer = nil
-	}
-	if !t.IsZero() {
-		s.timer = time.AfterFunc(time.Until(t), s.wake)
-	}
-	return nil
-}
-
-func (s *stdin) wake() {
-	s.mu.Lock()
-	s.cond.Broadcast()
-	s.mu.Unlock()
 }
 
 // Close ends the input: the guest reads what is left, then EOF; a reactor
@@ -115,9 +88,6 @@ func (s *stdin) abort() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.aborted = true
-	if s.timer != nil {
-		s.timer.Stop()
-	}
 	s.cond.Broadcast()
 }
 

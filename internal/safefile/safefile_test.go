@@ -6,8 +6,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 )
 
 func TestReadRegularFile(t *testing.T) {
@@ -31,8 +34,9 @@ func TestReadRefusesADirectory(t *testing.T) {
 }
 
 func TestReadRefusesALinkToADevice(t *testing.T) {
+	testutil.SkipUnderWine(t, testutil.WineLinks)
 	link := filepath.Join(t.TempDir(), "plugin.wasm")
-	if err := os.Symlink(os.DevNull, link); err != nil {
+	if err := os.Symlink(deviceName(), link); err != nil {
 		t.Skip("no links here:", err)
 	}
 	_, err := Read(link, "plugin.wasm", 64*MiB)
@@ -82,10 +86,25 @@ func TestReadCutsAGrowingFileAtTheLimit(t *testing.T) {
 	assertRefusal(t, err, ErrTooLarge, "version.json grew while it was read, past the limit of 100 bytes")
 }
 
+// deviceName is the null device by its full name: Windows' os.DevNull,
+// NUL, would be a link relative to the link's own folder.
+func deviceName() string {
+	if runtime.GOOS == "windows" {
+		return `\\.\NUL`
+	}
+	return os.DevNull
+}
+
+// A missing file is named with the system's own words for it ("no such
+// file or directory" on Unix, "The system cannot find the file
+// specified." on Windows).
 func TestReadMissingFile(t *testing.T) {
-	_, err := Read(filepath.Join(t.TempDir(), "nope"), "version.json", KiB)
-	if !errors.Is(err, fs.ErrNotExist) || err.Error() != "version.json cannot be read: no such file or directory" {
-		t.Fatalf("Read: %v", err)
+	missing := filepath.Join(t.TempDir(), "nope")
+	_, err := Read(missing, "version.json", KiB)
+	_, statErr := os.Stat(missing)
+	want := "version.json cannot be read: " + errors.Unwrap(statErr).Error()
+	if !errors.Is(err, fs.ErrNotExist) || err.Error() != want {
+		t.Fatalf("Read: %v, want %q", err, want)
 	}
 }
 

@@ -14,13 +14,37 @@ import (
 )
 
 // GoBuild builds the Go package pkg (an import path or a folder) into the
-// file out, with the toolchain that runs the tests.
+// file out (out.exe on Windows), for the system the tests run on, with the
+// toolchain that runs the tests. Where that toolchain cannot run (the
+// Windows tests under wine start no Linux program), the program is copied
+// from the folder PrebuiltEnv names, where scripts/windows-tests built it
+// before, by out's name.
 func GoBuild(pkg, out string) error {
+	if runtime.GOOS == "windows" {
+		out += ".exe"
+	}
+	if dir := os.Getenv(PrebuiltEnv); dir != "" {
+		return copyPrebuilt(filepath.Join(dir, filepath.Base(out)), out)
+	}
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if b, err := exec.Command(goTool, "build", "-o", out, pkg).CombinedOutput(); err != nil {
+	cmd := exec.Command(goTool, "build", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
+	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build %s: %v\n%s", pkg, err, b)
 	}
 	return nil
+}
+
+// PrebuiltEnv names the folder of the programs GoBuild copies instead of
+// building them.
+const PrebuiltEnv = "ESCOUADE_TEST_PREBUILT"
+
+func copyPrebuilt(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return fmt.Errorf("no prebuilt program (%s, filled by scripts/windows-tests): %w", PrebuiltEnv, err)
+	}
+	return os.WriteFile(to, b, 0o755)
 }
 
 // SyncBuffer is a bytes.Buffer safe for concurrent writes and reads: the
