@@ -122,7 +122,7 @@ func TestDiffsOfHostileInputs(t *testing.T) {
 		{"a fenced file by a Codex change", `{"changes":{"` + inJSON(filepath.Join(fenced, "secret.txt")) + `":{"type":"delete","content":"x"}}}`, nil},
 		{"a traversal names the file it reaches", `{"path":"../../x/../etc/passwd","content":"root"}`,
 			[]acp.Diff{{Path: filepath.Join(dir, "../../etc/passwd"), OldText: nil, NewText: "root"}}},
-		{"a folder", `{"path":"` + dir + `","content":"x"}`, nil},
+		{"a folder", `{"path":"` + inJSON(dir) + `","content":"x"}`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,14 +133,14 @@ func TestDiffsOfHostileInputs(t *testing.T) {
 			diff(t, "diffs", tt.want, got)
 		})
 	}
-	if got := diffsFromInput(json.RawMessage(`{"path":"`+a+`","content":"z"}`), fence, 2); got != nil {
+	if got := diffsFromInput(json.RawMessage(`{"path":"`+inJSON(a)+`","content":"z"}`), fence, 2); got != nil {
 		t.Errorf("a file over the limit gave %d diffs", len(got))
 	}
 	// One byte replaced everywhere by a long text would build gigabytes: the
 	// result over the limit leaves the edit shown alone.
 	writeFile(t, filepath.Join(dir, "many.txt"), strings.Repeat("a", 1<<16))
 	long := strings.Repeat("b", 1<<16)
-	got := diffsFromInput(json.RawMessage(`{"file_path":"`+filepath.Join(dir, "many.txt")+`","old_string":"a","new_string":"`+long+`","replace_all":true}`), fence, 1<<20)
+	got := diffsFromInput(json.RawMessage(`{"file_path":"`+inJSON(filepath.Join(dir, "many.txt"))+`","old_string":"a","new_string":"`+long+`","replace_all":true}`), fence, 1<<20)
 	diff(t, "the edit alone", []acp.Diff{{Path: filepath.Join(dir, "many.txt"), OldText: ptr("a"), NewText: long}}, got)
 	diff(t, "a.txt untouched", readFile(t, a), "first line\nsecond line\n")
 }

@@ -81,10 +81,11 @@ func TestPermissionDiffs(t *testing.T) {
 		diffs = append(diffs, last.Diffs)
 		r.must(r.s.Answer(last.Request, KindAllowOnce))
 	}
-	// Each path as the agent gave it.
+	// A derived diff names the file by the system's path; a diff the
+	// agent sent keeps its path as the agent gave it.
 	diff(t, "diffs", [][]acp.Diff{
-		{{Path: w.dir + "/new.txt", NewText: "fresh\n"}},
-		{{Path: w.dir + "/old.txt", OldText: ptr("one two three"), NewText: "one TWO three"}},
+		{{Path: filepath.Join(w.dir, "new.txt"), NewText: "fresh\n"}},
+		{{Path: filepath.Join(w.dir, "old.txt"), OldText: ptr("one two three"), NewText: "one TWO three"}},
 		{{Path: w.dir + "/given.txt", OldText: ptr("x"), NewText: "y"}},
 	}, diffs)
 }

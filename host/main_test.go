@@ -36,7 +36,10 @@ func fakePlugin(mode string) int {
 		fmt.Fprintln(os.Stderr, "boom: cannot start")
 		return 1
 	case "silent":
-		select {}
+		// Reads and never answers, until the host closes its stdin. (A bare
+		// select{} is a deadlock the runtime ends on Windows.)
+		_, _ = io.Copy(io.Discard, os.Stdin)
+		return 0
 	}
 	f := &fake{mode: mode, exit: make(chan int, 1), connected: make(chan struct{})}
 	f.conn = jsonrpc.NewConn(&recorder{r: os.Stdin, f: f}, os.Stdout, jsonrpc.Options{Handle: f.handle})
