@@ -159,54 +159,50 @@ func holds(text string) chromedp.Action[chromedp.Void] {
 // errReplaced says the field typed into is no longer the page's.
 var errReplaced = errors.New("the field typed into was replaced")
 
-// afresh runs a, and runs it again, looking its element up anew, each
-// time it fails on a node or a script context the page replaced; it
-// waits for the page to change (its document, its nodes or its script
-// context) before each new try, within the test's deadline.
+// afresh runs a, and runs it again each time it fails on a node or a
+// script context the page replaced: each try looks its element up anew
+// and waits, as every query does, until the page shows it. Nothing is
+// tried again past the test's deadline.
 func afresh(a chromedp.Action[chromedp.Void]) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		changed, stop, err := pageChanges(ctx)
-		if err != nil {
-			return chromedp.Void{}, err
-		}
-		defer stop()
 		for {
 			_, err := a(ctx, t)
-			if err == nil || !stale(err) {
+			if err == nil || !stale(err) || ctx.Err() != nil {
 				return chromedp.Void{}, err
-			}
-			select {
-			case <-changed:
-			case <-ctx.Done():
-				return chromedp.Void{}, fmt.Errorf("%w (then %v)", err, ctx.Err())
 			}
 		}
 	}
 }
 
-// pageChanges signals each change of the page's document, nodes or script
-// contexts, until stop; a change seen while nobody waits is kept for the
-// next wait.
-func pageChanges(ctx context.Context) (<-chan struct{}, func(), error) {
-	changed := make(chan struct{}, 1)
+// pageEvents signals, until stop, each script context the page makes
+// (created) and each page that replaces the one shown (left): a page
+// loaded, a reload, a click that navigates.
+func pageEvents(ctx context.Context) (created, left <-chan struct{}, stop func(), err error) {
+	made, gone := make(chan struct{}, 1), make(chan struct{}, 1)
+	signal := func(c chan struct{}) {
+		select {
+		case c <- struct{}{}:
+		default:
+		}
+	}
 	lctx, stop := context.WithCancel(ctx)
-	err := chromedp.Listen(lctx, func(ev any) {
-		switch ev.(type) {
-		case *dom.EventDocumentUpdated, *dom.EventChildNodeRemoved, *dom.EventChildNodeInserted,
-			*dom.EventSetChildNodes, *dom.EventChildNodeCountUpdated, *dom.EventAttributeModified,
-			*runtime.EventExecutionContextCreated, *runtime.EventExecutionContextDestroyed,
-			*cdppage.EventFrameNavigated:
-			select {
-			case changed <- struct{}{}:
-			default:
+	err = chromedp.Listen(lctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventExecutionContextCreated:
+			signal(made)
+		case *runtime.EventExecutionContextDestroyed, *runtime.EventExecutionContextsCleared:
+			signal(gone)
+		case *cdppage.EventFrameNavigated:
+			if ev.Frame != nil && ev.Frame.ParentID == "" {
+				signal(gone)
 			}
 		}
 	})
 	if err != nil {
 		stop()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return changed, stop, nil
+	return made, gone, stop, nil
 }
 
 // staleMessages are the browser's words for a node or script context
@@ -248,30 +244,103 @@ func waitText(text string) chromedp.Action[chromedp.Void] {
 
 // waitJS waits until the page function, given args, returns true. A
 // function that throws (what it reads is not there yet) counts as false.
-// A page that goes away (a click that navigates) ends the poll: it polls
-// again on the next page once its script context is there.
+// The function runs in the page the tab shows, not in one remembered: a
+// page that goes away (a click that navigates, a reload) ends the poll,
+// and it polls the next page, once the browser has made its script
+// context.
 func waitJS(fn string, args ...any) chromedp.Action[chromedp.Void] {
-	guarded := `(...args) => { try { return (` + fn + `)(...args) === true } catch (e) { return false } }`
 	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
-		changed, stop, err := pageChanges(ctx)
+		created, left, stop, err := pageEvents(ctx)
 		if err != nil {
 			return chromedp.Void{}, err
 		}
 		defer stop()
 		deadline := time.Now().Add(scaled(30 * time.Second))
 		for {
-			_, err := chromedp.PollFunction[bool](guarded, chromedp.WithPollingArgs(args...),
-				chromedp.WithPollingTimeout(time.Until(deadline)))(ctx, t)
-			if err == nil || ctx.Err() != nil || time.Now().After(deadline) {
+			drainSignal(left) // a page left before this poll is not the one it runs in
+			done, err := pollUntilLeft(ctx, t, left, fn, args, time.Until(deadline))
+			switch {
+			case done:
+				return chromedp.Void{}, nil
+			case ctx.Err() != nil:
+				return chromedp.Void{}, ctx.Err()
+			case errors.Is(err, errLeft):
+			case err == nil:
+				return chromedp.Void{}, fmt.Errorf("waiting for %s: still false after %s", fn, scaled(30*time.Second))
+			case !stale(err):
 				return chromedp.Void{}, err
-			}
-			select {
-			case <-changed:
-			case <-ctx.Done():
-				return chromedp.Void{}, err
+			case strings.Contains(err.Error(), "Cannot find default execution context"):
+				// Between two pages: the next one's context is not made
+				// yet, and the browser tells when it is.
+				select {
+				case <-created:
+				case <-ctx.Done():
+					return chromedp.Void{}, err
+				}
 			}
 		}
 	}
+}
+
+// errLeft says the page a poll ran in was replaced.
+var errLeft = errors.New("the page was left")
+
+// pollUntilLeft is pollPage, ended by errLeft when the page is left.
+func pollUntilLeft(ctx context.Context, t *chromedp.Target, left <-chan struct{}, fn string, args []any, within time.Duration) (bool, error) {
+	pctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	gone := make(chan struct{})
+	go func() {
+		select {
+		case <-left:
+			close(gone)
+			cancel()
+		case <-pctx.Done():
+		}
+	}()
+	done, err := pollPage(pctx, t, fn, args, within)
+	select {
+	case <-gone:
+		if !done {
+			return false, errLeft
+		}
+	default:
+	}
+	return done, err
+}
+
+func drainSignal(c <-chan struct{}) {
+	select {
+	case <-c:
+	default:
+	}
+}
+
+// pollPage runs fn in the tab's current page at each of its frames until
+// it returns true (done) or within has passed (not done, no error).
+func pollPage(ctx context.Context, t *chromedp.Target, fn string, args []any, within time.Duration) (bool, error) {
+	list, err := json.Marshal(append([]any{}, args...)) // never null: the function is given ...args
+	if err != nil {
+		return false, err
+	}
+	expr := `new Promise((resolve) => {
+  const fn = (` + fn + `), args = ` + string(list) + `, end = Date.now() + ` + fmt.Sprint(within.Milliseconds()) + `;
+  const check = () => {
+    let ok = false;
+    try { ok = fn(...args) === true; } catch (e) {}
+    if (ok) resolve(true); else if (Date.now() > end) resolve(false); else requestAnimationFrame(check);
+  };
+  check();
+})`
+	yes := true
+	res, err := cdp.Call(ctx, t, runtime.Evaluate, runtime.EvaluateParams{Expression: expr, AwaitPromise: &yes, ReturnByValue: &yes})
+	if err != nil {
+		return false, err
+	}
+	if res.ExceptionDetails != nil {
+		return false, fmt.Errorf("waiting for %s: %s", fn, res.ExceptionDetails.Text)
+	}
+	return res.Result != nil && string(res.Result.Value) == "true", nil
 }
 
 // screenshot writes the page to $ESCOUADE_SCREENSHOTS/<name>.png when
