@@ -30,6 +30,16 @@ func (a *Agents) Stop(ctx context.Context, id string) error {
 // conversation are removed from the home (Store.Delete). What it changed in
 // its folder stays.
 func (a *Agents) Delete(ctx context.Context, id string) error {
+	// A start under way records the agent again as its session opens: it
+	// is deleted once started.
+	if live := a.lookup(id); live != nil {
+		live.mu.Lock()
+		starting := live.session == nil && live.state == StateStarting
+		live.mu.Unlock()
+		if starting {
+			return fmt.Errorf("%s is starting: delete it once it has started", id)
+		}
+	}
 	if err := a.Stop(ctx, id); err != nil {
 		return err
 	}

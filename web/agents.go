@@ -252,7 +252,7 @@ func (s *Server) postAgentStop(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusUnprocessableEntity, err.Error())
 		return
 	}
-	done(w, answer{Message: tr(s.lang, "agent.stopped", st.ID)})
+	done(w, answer{Message: tr(s.lang, "agent.stopped", s.agentRowOf(st).Name)})
 }
 
 // postAgentDelete stops an agent and forgets it with its conversation
@@ -266,7 +266,7 @@ func (s *Server) postAgentDelete(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusUnprocessableEntity, err.Error())
 		return
 	}
-	done(w, answer{Message: tr(s.lang, "agent.deleted", st.ID)})
+	done(w, answer{Message: tr(s.lang, "agent.deleted", s.agentRowOf(st).Name)})
 }
 
 // agent is the agent of the request's path, or false once a 404 is sent.
