@@ -310,6 +310,10 @@ func TestBrowserSharedHeaderAndModeNames(t *testing.T) {
 	if err != nil || strings.Join(modes, "|") != "Default|Edits auto|Bypass|Read only" {
 		t.Errorf("the modes in English: %q (%v)", modes, err)
 	}
+	bypass, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('#agent-mode option[value=bypassPermissions]').textContent`))
+	if err != nil || bypass != "Bypass — asks nothing: everything the agent asks passes" {
+		t.Errorf("the Bypass mode says %q (%v), want what it lets pass", bypass, err)
+	}
 
 	home := t.TempDir()
 	installed(t, home, fakeACPDir)
