@@ -252,8 +252,9 @@ func waitText(text string) chromedp.Action[chromedp.Void] {
 	return waitJS(`(want) => document.body.innerText.includes(want)`, text)
 }
 
-// waitJS waits until the page function, given args, returns true. A
-// function that throws (what it reads is not there yet) counts as false.
+// waitJS waits until the page function, given args, returns a true value
+// (as chromedp's polls do). A function that throws (what it reads is not
+// there yet) counts as false.
 // The function runs in the page the tab shows, not in one remembered: a
 // page that goes away (a click that navigates, a reload) ends the poll,
 // and it polls the next page, once the browser has made its script
@@ -326,8 +327,9 @@ func drainSignal(c <-chan struct{}) {
 	}
 }
 
-// pollPage runs fn in the tab's current page at each of its frames until
-// it returns true (done) or within has passed (not done, no error).
+// pollPage runs fn in the tab's current page at each animation frame
+// until it returns a true value (done) or within has passed (not done, no
+// error).
 func pollPage(ctx context.Context, t *chromedp.Target, fn string, args []any, within time.Duration) (bool, error) {
 	list, err := json.Marshal(append([]any{}, args...)) // never null: the function is given ...args
 	if err != nil {
@@ -337,7 +339,7 @@ func pollPage(ctx context.Context, t *chromedp.Target, fn string, args []any, wi
   const fn = (` + fn + `), args = ` + string(list) + `, end = Date.now() + ` + fmt.Sprint(within.Milliseconds()) + `;
   const check = () => {
     let ok = false;
-    try { ok = fn(...args) === true; } catch (e) {}
+    try { ok = Boolean(fn(...args)); } catch (e) {}
     if (ok) resolve(true); else if (Date.now() > end) resolve(false); else requestAnimationFrame(check);
   };
   check();
