@@ -256,7 +256,7 @@ func (s *Server) postAgentStop(w http.ResponseWriter, r *http.Request) {
 }
 
 // postAgentDelete stops an agent and forgets it with its conversation
-// (harness.Agents.Delete); the page of the agent goes back to the list.
+// (harness.Agents.Delete); the list drops its row at the change.
 func (s *Server) postAgentDelete(w http.ResponseWriter, r *http.Request) {
 	st, ok := s.agent(w, r)
 	if !ok {
