@@ -336,8 +336,8 @@ func (a *Agents) delivered(id string, live *liveAgent, it acp.Item) {
 		f(it)
 	}
 	// A mode item changes the agent's record (the mode the host applies),
-	// which its state shows.
-	changed := live.state != before || it.Type == acp.TypeMode
+	// which its state shows; a session's title, the name it is listed by.
+	changed := live.state != before || it.Type == acp.TypeMode || it.Type == acp.TypeSessionInfo
 	live.mu.Unlock()
 	if changed {
 		a.changed(id)

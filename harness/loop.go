@@ -193,6 +193,10 @@ func (s *Session) handle(it acp.Item) {
 		s.saveAgent(func(r *AgentRecord) { r.Model = it.Model })
 	case acp.TypeSession:
 		s.saveAgent(func(r *AgentRecord) { r.SessionID = it.SessionID })
+	case acp.TypeSessionInfo:
+		if title := boundTitle(it.Title); title != "" {
+			s.saveAgent(func(r *AgentRecord) { r.Title = title })
+		}
 	}
 	s.emit(it)
 	s.noticeCauses(it)

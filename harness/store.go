@@ -41,6 +41,9 @@ type AgentRecord struct {
 	Mode      string `json:"mode,omitempty"`
 	Model     string `json:"model,omitempty"`
 	SessionID string `json:"sessionId,omitempty"`
+	// Title is the title the agent gave its session (session_info_update),
+	// as boundTitle keeps it; the app names the agent by it.
+	Title string `json:"title,omitempty"`
 }
 
 // Store keeps the agents of one home and their conversations: the index

@@ -1,10 +1,12 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/harness/mcp"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
+	"github.com/escouade-dev/escouade-plugin/registry"
 )
 
 // agentsView is the Agents page's part of the server: the harness
@@ -79,6 +82,8 @@ func (s *Server) agentRoutes(m *http.ServeMux) {
 	m.HandleFunc("POST /agents/{agent}/model", s.postAgent(func(_ context.Context, a *harness.Agents, id string, r *http.Request) error {
 		return a.SetModel(id, r.PostFormValue("model"))
 	}))
+	m.HandleFunc("POST /agents/{agent}/stop", s.postAgentStop)
+	m.HandleFunc("POST /agents/{agent}/delete", s.postAgentDelete)
 	m.HandleFunc("POST /agents/{agent}/permission", s.postAgent(func(_ context.Context, a *harness.Agents, id string, r *http.Request) error {
 		return a.AnswerPermission(id, r.PostFormValue("request"), r.PostFormValue("option"))
 	}))
@@ -105,9 +110,11 @@ type agentsPage struct {
 // text that came from the agent or its plugin is escaped.
 type agentRow struct {
 	ID, Harness, Cwd, Mode, Model string
-	State                         agentStateView
-	Activity                      string
-	Items                         int
+	// Name is the title the agent gave its session, else its id.
+	Name     string
+	State    agentStateView
+	Activity string
+	Items    int
 }
 
 // agentStateView is an agent's state as the page shows it; it is also
@@ -120,6 +127,11 @@ type agentStateView struct {
 	Activity string `json:"activity,omitempty"`
 	Mode     string `json:"mode,omitempty"`
 	Model    string `json:"model,omitempty"`
+	Name     string `json:"name"`
+	// Fix is where in the view a « Harness absent » agent's harness comes
+	// back (its plugin's page and its Enable), FixLabel the link's text.
+	Fix      string `json:"fix,omitempty"`
+	FixLabel string `json:"fixLabel,omitempty"`
 }
 
 func (s *Server) agentRowOf(st harness.AgentState) agentRow {
@@ -132,10 +144,38 @@ func (s *Server) agentRowOf(st harness.AgentState) agentRow {
 		activity = st.LastActivity.Local().Format(time.DateTime)
 	}
 	r := agentRow{ID: st.ID, Harness: safetext.Line(st.Harness), Cwd: safetext.Line(st.Cwd), Mode: safetext.Line(st.Mode),
-		Model: safetext.Line(st.Model), Activity: activity, Items: st.Items}
+		Model: safetext.Line(st.Model), Name: cmp.Or(safetext.Line(st.Title), st.ID), Activity: activity, Items: st.Items}
 	r.State = agentStateView{ID: st.ID, State: key, Label: tr(s.lang, "agents.state."+key), Reason: safetext.Line(st.Reason),
-		Activity: activity, Mode: r.Mode, Model: r.Model}
+		Activity: activity, Mode: r.Mode, Model: r.Model, Name: r.Name}
+	if st.Absent {
+		s.absentFix(&r.State, st.Plugin)
+	}
 	return r
+}
+
+// absentFix says why an agent's harness is absent in the view's words and
+// links to where the view brings it back: its plugin's page, whose Enable
+// switches it on again, or the Plugins page to install it. The ACP
+// harness itself has no switch in the view: its reason keeps the command.
+func (s *Server) absentFix(v *agentStateView, plugin string) {
+	if on, err := harness.ACPEnabled(s.home); err != nil || !on {
+		return
+	}
+	reg, err := registry.Open(s.home)
+	if err != nil {
+		return
+	}
+	e, ok := reg.Get(plugin)
+	switch {
+	case !ok:
+		v.Reason = tr(s.lang, "agent.absent.missing", safetext.Line(plugin))
+		v.Fix, v.FixLabel = "/", tr(s.lang, "agent.absent.install")
+	case e.Disabled:
+		v.Reason = tr(s.lang, "agent.absent.disabled", safetext.Line(plugin))
+		v.Fix, v.FixLabel = "/plugins/"+url.PathEscape(plugin), tr(s.lang, "agent.absent.enable", safetext.Line(plugin))
+	default: // its manifest no longer reads, or no longer describes the harness: the reason says which
+		v.Fix, v.FixLabel = "/plugins/"+url.PathEscape(plugin), tr(s.lang, "agent.absent.open", safetext.Line(plugin))
+	}
 }
 
 func (s *Server) agentRows() ([]agentRow, error) {
@@ -156,6 +196,7 @@ func (s *Server) pageAgents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := agentsPage{page: s.newPage(tr(s.lang, "agents.title"))}
+	p.Nav = navAgents
 	var err error
 	if p.Choices, err = s.ag.lib.Harnesses(); err == nil {
 		p.Agents, err = s.agentRows()
@@ -200,6 +241,34 @@ func (s *Server) postNewAgent(w http.ResponseWriter, r *http.Request) {
 	done(w, answer{Redirect: "/agents/" + id})
 }
 
+// postAgentStop ends a running agent; it stays, Stopped, with its
+// conversation.
+func (s *Server) postAgentStop(w http.ResponseWriter, r *http.Request) {
+	st, ok := s.agent(w, r)
+	if !ok {
+		return
+	}
+	if err := s.ag.lib.Stop(context.WithoutCancel(r.Context()), st.ID); err != nil {
+		fail(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	done(w, answer{Message: tr(s.lang, "agent.stopped", s.agentRowOf(st).Name)})
+}
+
+// postAgentDelete stops an agent and forgets it with its conversation
+// (harness.Agents.Delete); the list drops its row at the change.
+func (s *Server) postAgentDelete(w http.ResponseWriter, r *http.Request) {
+	st, ok := s.agent(w, r)
+	if !ok {
+		return
+	}
+	if err := s.ag.lib.Delete(context.WithoutCancel(r.Context()), st.ID); err != nil {
+		fail(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	done(w, answer{Message: tr(s.lang, "agent.deleted", s.agentRowOf(st).Name)})
+}
+
 // agent is the agent of the request's path, or false once a 404 is sent.
 func (s *Server) agent(w http.ResponseWriter, r *http.Request) (harness.AgentState, bool) {
 	id := r.PathValue("agent")
@@ -218,7 +287,9 @@ func (s *Server) pageAgent(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p := agentsPage{page: s.newPage(st.ID), Agent: s.agentRowOf(st)}
+	row := s.agentRowOf(st)
+	p := agentsPage{page: s.newPage(row.Name), Agent: row}
+	p.Nav = navAgents
 	choices, err := s.ag.lib.Harnesses()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)

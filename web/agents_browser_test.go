@@ -104,14 +104,14 @@ func startAgent(v *view, harness, dir, mode, model string) chromedp.Action[chrom
 		chromedp.Navigate(v.url()),
 		click("link", "Agents"),
 		waitText("New agent"),
-		chromedp.SetValue("select Harness", harness, byRole("combobox", "Harness")),
+		choose("Harness", harness),
 		fill("Folder", dir),
 	}
 	if mode != "" {
-		steps = append(steps, chromedp.SetValue("select Mode", mode, byRole("combobox", "Mode")))
+		steps = append(steps, choose("Mode", mode))
 	}
 	if model != "" {
-		steps = append(steps, chromedp.SetValue("select Model", model, byRole("combobox", "Model")))
+		steps = append(steps, choose("Model", model))
 	}
 	// The agent's page is ready once its conversation shows the session
 	// the agent opened: its stream and its script are there.
@@ -147,7 +147,7 @@ func TestBrowserAgentConversation(t *testing.T) {
 	}
 	card := "Permission: Edit · Edit notes.txt"
 	err = chromedp.Do(ctx,
-		chromedp.WaitVisible("card", byRole("group", card)),
+		waitVisible("group", card),
 		waitText("-old line"),
 		waitText("+new line"),
 		waitText("Waiting for you"),
@@ -164,7 +164,7 @@ func TestBrowserAgentConversation(t *testing.T) {
 		t.Errorf("the agent's markup became %d elements of the page", n)
 	}
 	for _, name := range []string{"Allow", "Deny", "Always"} {
-		if err := chromedp.Do(ctx, chromedp.WaitVisible(name, byRole("button", name))); err != nil {
+		if err := chromedp.Do(ctx, waitVisible("button", name)); err != nil {
 			t.Fatalf("the card has no button %s: %v", name, err)
 		}
 	}
@@ -188,13 +188,13 @@ func TestBrowserAgentConversation(t *testing.T) {
 	if res.StatusCode != http.StatusForbidden {
 		t.Errorf("a foreign Origin with the secret answered the card: %d", res.StatusCode)
 	}
-	if err := chromedp.Do(ctx, chromedp.WaitVisible("Allow", byRole("button", "Allow"))); err != nil {
+	if err := chromedp.Do(ctx, waitVisible("button", "Allow")); err != nil {
 		t.Fatalf("the card no longer waits after the foreign tries: %v", err)
 	}
 
 	// A second tab of the view shows the card; answered in the first, it
 	// is answered in both, and the second tab's answer is refused.
-	if err := chromedp.Do(tab2, chromedp.Navigate(v.base+"/agents/agent-1"), chromedp.WaitVisible("card", byRole("group", card))); err != nil {
+	if err := chromedp.Do(tab2, chromedp.Navigate(v.base+"/agents/agent-1"), waitVisible("group", card)); err != nil {
 		t.Fatal(err)
 	}
 	err = chromedp.Do(ctx,
@@ -224,7 +224,7 @@ func TestBrowserAgentConversation(t *testing.T) {
 		click("button", "Cancel"),
 		inLog("End of turn (cancelled)"),
 		prompt("ask me"),
-		chromedp.WaitVisible("question", byRole("group", "Question")),
+		waitVisible("group", "Question"),
 		click("radio", "blue"),
 		click("button", "Answer"),
 		inLog("Answered: blue"),
@@ -236,9 +236,9 @@ func TestBrowserAgentConversation(t *testing.T) {
 
 	// The mode and model menus change the running agent.
 	err = chromedp.Do(ctx,
-		chromedp.SetValue("select Model", "fake-small", byRole("combobox", "Model")),
+		choose("Model", "fake-small"),
 		inLog("model: fake-small"),
-		chromedp.SetValue("select Mode", "acceptEdits", byRole("combobox", "Mode")),
+		choose("Mode", "acceptEdits"),
 		inLog("mode: edits"),
 	)
 	if err != nil {
@@ -251,7 +251,7 @@ func TestBrowserAgentConversation(t *testing.T) {
 		chromedp.Navigate(v.base+"/plugins/dev.escouade.fake-acp"),
 		click("button", "Disable"),
 		// The page reloads after the change: its Enable button says it has.
-		chromedp.WaitVisible("Enable", byRole("button", "Enable")),
+		waitVisible("button", "Enable"),
 		waitText("State: Disabled"),
 		click("link", "Agents"),
 		waitJS(`() => document.querySelector('tr[data-agent="agent-1"]')?.innerText.includes("Harness absent")`),
@@ -278,7 +278,7 @@ func TestBrowserAgentConversation(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Navigate(v.base+"/plugins/dev.escouade.fake-acp"),
 		click("button", "Enable"),
-		chromedp.WaitVisible("Disable", byRole("button", "Disable")),
+		waitVisible("button", "Disable"),
 		waitText("State: Idle"),
 		chromedp.Navigate(v.base+"/agents/agent-1"),
 		waitText("State: Stopped"),

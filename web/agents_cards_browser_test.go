@@ -51,7 +51,7 @@ func TestBrowserAgentCardsShowTheirInput(t *testing.T) {
 		startAgent(v, fakeACPHarness, dir, "default", ""),
 		waitText("Idle"),
 		prompt("go"),
-		chromedp.WaitVisible("edit card", byRole("group", "Permission: Edit · Edit notes.txt")),
+		waitVisible("group", "Permission: Edit · Edit notes.txt"),
 		inLog("Look [completed]"),
 		inLog("Look more [pending]"),
 		inLog("switched itself to its mode yolo (the app mode bypassPermissions); the host still applies the app mode default"),

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -40,6 +41,7 @@ type itemView struct {
 	Mode        string          `json:"mode,omitempty"`
 	AppMode     string          `json:"appMode,omitempty"`
 	Model       string          `json:"model,omitempty"`
+	Models      []modelView     `json:"models,omitempty"` // session: the models the agent offers
 	StopReason  string          `json:"stopReason,omitempty"`
 	Usage       *acp.Usage      `json:"usage,omitempty"`
 	Line        string          `json:"line,omitempty"` // the one line of the other kinds
@@ -107,6 +109,66 @@ func bounded(s string) (text string, cut int) {
 	return safe(strings.ToValidUTF8(s[:inputBytes], "")) + "…", len(s)
 }
 
+// modelView is a model the agent says it offers, for the Model menu.
+type modelView struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+}
+
+// reportedModels bounds how many of the models an agent offers the Model
+// menu lists: a menu a person reads, whatever the agent sends.
+const reportedModels = 100
+
+// reportedModel is the model an agent says its session runs, and those it
+// offers: its config option of category model (currentValue, options,
+// grouped or not), else the session's models (currentModelId,
+// availableModels). Each escaped; "" when it says none.
+func reportedModel(models, config json.RawMessage) (string, []modelView) {
+	type choice struct {
+		Value   string   `json:"value"`
+		ModelID string   `json:"modelId"`
+		Name    string   `json:"name"`
+		Options []choice `json:"options"` // a group's
+	}
+	var options []struct {
+		Category     string          `json:"category"`
+		CurrentValue json.RawMessage `json:"currentValue"`
+		Options      []choice        `json:"options"`
+	}
+	var legacy struct {
+		CurrentModelID  string   `json:"currentModelId"`
+		AvailableModels []choice `json:"availableModels"`
+	}
+	current, list := "", []choice(nil)
+	if json.Unmarshal(config, &options) == nil {
+		for _, o := range options {
+			var value string
+			if o.Category == "model" && json.Unmarshal(o.CurrentValue, &value) == nil && value != "" {
+				current, list = value, o.Options
+				break
+			}
+		}
+	}
+	if current == "" && json.Unmarshal(models, &legacy) == nil {
+		current, list = legacy.CurrentModelID, legacy.AvailableModels
+	}
+	var views []modelView
+	var walk func([]choice)
+	walk = func(cs []choice) {
+		for _, c := range cs {
+			if len(views) == reportedModels {
+				return
+			}
+			if id := cmp.Or(c.Value, c.ModelID); id != "" {
+				views = append(views, modelView{ID: safe(id), Label: safe(cmp.Or(c.Name, id))})
+			}
+			walk(c.Options)
+		}
+	}
+	walk(list)
+	return safe(current), views
+}
+
 type diffView struct {
 	Path  string   `json:"path"`
 	Lines []string `json:"lines"` // " " kept, "-" removed, "+" added
@@ -165,6 +227,9 @@ func viewOf(it acp.Item) itemView {
 	}
 	if it.Type == acp.TypePermission {
 		v.Input = inputOf(it.Input)
+	}
+	if it.Type == acp.TypeSession {
+		v.Model, v.Models = reportedModel(it.Models, it.ConfigOptions)
 	}
 	for _, d := range it.Diffs {
 		v.Diffs = append(v.Diffs, diffView{Path: safe(d.Path), Lines: safeAll(term.DiffLines(d.OldText, d.NewText))})

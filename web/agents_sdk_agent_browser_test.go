@@ -84,7 +84,7 @@ func TestBrowserAgentOfTheTypeScriptSDK(t *testing.T) {
 		prompt("improve the project"),
 		inLog("I'll help you with that."),
 		inLog("Reading project files [completed]"),
-		chromedp.WaitVisible("card", byRole("group", "Permission: Edit · Modifying critical configuration file")),
+		waitVisible("group", "Permission: Edit · Modifying critical configuration file"),
 		waitText(`+{"database": {"host": "new-host"}}`),
 	)
 	if err != nil {

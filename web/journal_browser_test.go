@@ -39,7 +39,7 @@ func TestBrowserJournalLive(t *testing.T) {
 	}
 
 	err = chromedp.Do(ctx,
-		chromedp.SetValue("select Tag", "log.info", byRole("combobox", "Tag")),
+		choose("Tag", "log.info"),
 		waitJS(`() => [...document.querySelectorAll('[role=log] li')].every(li => li.hidden === (li.dataset.tag !== 'log.info'))`),
 	)
 	if err != nil {

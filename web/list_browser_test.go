@@ -66,7 +66,7 @@ func TestBrowserInvalidManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shown, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("install-error")))
+	shown, err := chromedp.Run(ctx, textOf("#install-error"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 // page is what every template gets; each page fills its part.
 type page struct {
 	Lang, Title, Secret string
+	Nav                 string // the header's current section: "" (Plugins) or navAgents
 
 	Rows   []row  // the list
 	Dev    string // the folder typed in "In development"
@@ -35,6 +36,9 @@ type page struct {
 	Journal    []journalLine
 	Tags       []string
 }
+
+// navAgents marks the Agents pages in the header every page shares.
+const navAgents = "agents"
 
 // agentSetup is the install command (install.windows on Windows,
 // install.unix elsewhere) and the updateCommand of a harness.

@@ -54,9 +54,9 @@ func TestBrowserSettingsReachThePlugin(t *testing.T) {
 	err = chromedp.Do(ctx,
 		fill("Retries", "5"),
 		fill("Ratio", "0.25"),
-		chromedp.SetValue("select Mode", `"slow"`, byRole("combobox", "Mode")),
+		choose("Mode", `"slow"`),
 		click("checkbox", "Verbose"),
-		chromedp.SendKeys("API key", "k-123-secret", byRole("textbox", "API key")),
+		typeInto("API key", "k-123-secret"),
 		click("button", "Save settings"),
 		waitText("Settings saved."),
 		waitText("A value is stored in the keychain"),
@@ -77,7 +77,7 @@ func TestBrowserSettingsReachThePlugin(t *testing.T) {
 	if s, err := v.kc.Get(keychain.Service, keychain.PluginName(fixtureID, "apiKey")); err != nil || s != "k-123-secret" {
 		t.Errorf("keychain apiKey = %q, %v", s, err)
 	}
-	html, err := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("html")))
+	html, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.documentElement.outerHTML`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,12 +55,45 @@
   // The agents list follows the agents and the plugins.
   var list = document.querySelector("[data-agents-list]");
   var shown = null; // the list's last HTML: the same list is not drawn again
+  // A redraw keeps what a person is doing in the list: the Delete
+  // question they opened and the control their focus is on (data-key).
   function refreshList() {
     if (!list) return;
     fetch("/agents-list", { credentials: "same-origin" }).then(function (res) { return res.text(); })
-      .then(function (html) { if (html !== shown) { shown = html; list.innerHTML = html; } });
+      .then(function (html) {
+        if (html === shown) return;
+        shown = html;
+        var open = Array.prototype.map.call(list.querySelectorAll("form.confirm:not([hidden])"), function (f) { return f.id; });
+        var focused = list.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+        list.innerHTML = html;
+        open.forEach(function (id) { var f = document.getElementById(id); if (f) reveal(f, true); });
+        var again = focused && list.querySelector('[data-key="' + CSS.escape(focused) + '"]');
+        if (again) again.focus();
+      });
+  }
+  // reveal shows or hides a row's Delete question.
+  function reveal(form, open) {
+    var b = list.querySelector('[aria-controls="' + CSS.escape(form.id) + '"]');
+    form.hidden = !open;
+    if (b) b.setAttribute("aria-expanded", String(open));
+    return b;
   }
   if (list) {
+    list.addEventListener("click", function (ev) {
+      var del = ev.target.closest("[data-agent-delete]");
+      if (del) {
+        var form = document.getElementById(del.getAttribute("aria-controls"));
+        var open = form.hidden;
+        reveal(form, open);
+        if (open) form.querySelector("button").focus();
+        return;
+      }
+      var keep = ev.target.closest("[data-agent-keep]");
+      if (keep) {
+        var b = reveal(keep.closest("form"), false);
+        if (b) b.focus();
+      }
+    });
     var plugins = new EventSource("/events");
     plugins.addEventListener("state", refreshList);
     plugins.addEventListener("list", refreshList);
@@ -88,6 +121,14 @@
     if (st.id === agent) setMenu("mode", st.mode);
     var help = document.querySelector("[data-absent-help]");
     if (help) help.hidden = st.state !== "absent";
+    var fix = document.querySelector("[data-absent-fix]");
+    if (fix && st.id === agent) {
+      fix.hidden = !st.fix;
+      fix.href = st.fix || "/";
+      fix.textContent = st.fixLabel || "";
+    }
+    var name = document.querySelector("[data-agent-name]");
+    if (name && st.id === agent && st.name) { name.textContent = st.name; document.title = st.name + " · Escouade"; }
   }
 
   // Drawing the items. Text chunks of one message join in one entry.
@@ -95,7 +136,15 @@
   // handle, a message's id) is a Map: an id such as "constructor" or
   // "__proto__" finds nothing but what was put there.
   var messages = new Map(), tools = new Map(), cards = new Map();
-  function add(li) { log.append(li); li.scrollIntoView({ block: "nearest" }); return li; }
+  // The conversation follows its end while a person reads its end; one
+  // who scrolled up stays where they are. Only the log scrolls: the page
+  // and its Prompt box stay where they are.
+  var following = true;
+  log.addEventListener("scroll", function () {
+    following = log.scrollHeight - log.scrollTop - log.clientHeight < 2 * parseFloat(getComputedStyle(log).fontSize);
+  });
+  function followEnd() { if (following) log.scrollTop = log.scrollHeight; }
+  function add(li) { log.append(li); followEnd(); return li; }
 
   function stream(it) {
     var key = it.type + ":" + (it.messageId || "");
@@ -107,6 +156,7 @@
       messages.set(key, add(li));
     }
     li.querySelector(".text").append(document.createTextNode(it.text || ""));
+    followEnd();
   }
 
   function diffBlock(d) {
@@ -121,9 +171,18 @@
     return box;
   }
 
+  // heading names a tool call by its tool and title; a tool the agent
+  // names by its title (a sub-agent's call, a tool of its own) is named
+  // once.
+  function heading(it) {
+    var name = it.name || "", title = it.title || "";
+    if (!title || title === name) return name;
+    if (!name) return title;
+    return name + " · " + title;
+  }
+
   function toolLine(it) {
-    var text = "• " + (it.name || "") + (it.title ? " · " + it.title : "") + " [" + (it.status || "") + (it.error ? ": " + it.error : "") + "]";
-    return text;
+    return "• " + heading(it) + " [" + (it.status || "") + (it.error ? ": " + it.error : "") + "]";
   }
 
   function tool(it) {
@@ -147,9 +206,24 @@
     return pick;
   }
 
-  function answerButton(label, request, option, hint) {
+  // The keys of the answers, as Zed's agent panel has them: Alt+Shift+A
+  // allows, Alt+Shift+X denies, Alt+Shift+Q allows from now on. Enter
+  // answers nothing: a Return typed for the prompt never allows a tool.
+  var answerKeys = { allow: "A", deny: "X", always: "Q" };
+  var mac = /Mac|iPhone|iPad/.test(navigator.platform || "");
+  function keyLabel(letter) { return (mac ? "⌥⇧" : T.tKeyMod) + letter; }
+
+  function answerButton(label, request, option, hint, role) {
     var b = el("button", option.kind.indexOf("allow") === 0 ? "primary" : "", label);
     b.type = "button";
+    if (role) {
+      b.dataset.answer = role;
+      b.setAttribute("aria-label", label); // its key is told by aria-keyshortcuts
+      b.setAttribute("aria-keyshortcuts", "Alt+Shift+" + answerKeys[role]);
+      var k = el("kbd", "key", keyLabel(answerKeys[role]));
+      k.setAttribute("aria-hidden", "true");
+      b.append(" ", k);
+    }
     if (hint && hint !== label) b.title = hint;
     b.addEventListener("click", function () {
       b.disabled = true;
@@ -186,7 +260,7 @@
   function permission(it) {
     var li = el("li", "item card permission");
     li.setAttribute("role", "group");
-    var title = T.tPermission + ": " + (it.name || "") + (it.title ? " · " + it.title : "");
+    var title = T.tPermission + ": " + heading(it);
     li.setAttribute("aria-label", title);
     li.dataset.request = it.request;
     li.append(el("p", "card-title", title));
@@ -199,16 +273,20 @@
     var allow = choose(options, "allow"), deny = choose(options, "reject");
     var meanings = el("ul", "answers meanings");
     var others = options.filter(function (o) { return o !== allow && o !== deny; });
+    var always = null;
+    others.forEach(function (o) { if (!always && o.kind === "allow_always") always = o; });
     [allow, deny].concat(others).forEach(function (o) {
       if (!o) return;
       var label = o === allow ? T.tAllow : o === deny ? T.tDeny : (o.name || o.kind);
-      buttons.append(answerButton(label, it.request, o, meaningOf(o)));
+      var role = o === allow ? "allow" : o === deny ? "deny" : o === always ? "always" : "";
+      buttons.append(answerButton(label, it.request, o, meaningOf(o), role));
       var line = label + ": " + meaningOf(o);
       if (o.name && o.name !== label) line += " (" + T.tAgentCalls.replace("%s", o.name) + ")";
       meanings.append(el("li", "", line));
     });
     li.append(buttons, meanings);
     cards.set(it.request, add(li));
+    arrived(li);
   }
 
   function question(it) {
@@ -263,7 +341,39 @@
     });
     li.append(form);
     cards.set(it.request, add(li));
+    arrived(li);
   }
+
+  // A card that comes takes the focus (as a group: no answer is given by
+  // a key typed for something else), so a person answers it from the
+  // keyboard; while the conversation is read afresh, the focus waits for
+  // its end and goes to the first card still waiting.
+  var drawingReset = false;
+  function arrived(li) {
+    li.tabIndex = -1;
+    if (!drawingReset) focusCard(li);
+  }
+  function focusCard(li) {
+    li.focus({ preventScroll: true });
+    var top = li.offsetTop - log.offsetTop;
+    if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) log.scrollTop = top;
+  }
+  function waitingCards() { return log.querySelectorAll(".card:not(.done)"); }
+
+  // The answer keys answer the card the focus is in, else the first that
+  // waits.
+  document.addEventListener("keydown", function (ev) {
+    if (!ev.altKey || !ev.shiftKey || ev.ctrlKey || ev.metaKey) return;
+    var role = null;
+    Object.keys(answerKeys).forEach(function (r) { if (ev.code === "Key" + answerKeys[r]) role = r; });
+    if (!role) return;
+    var card = document.activeElement && document.activeElement.closest && document.activeElement.closest(".card:not(.done)");
+    card = card || waitingCards()[0];
+    var b = card && card.querySelector('button[data-answer="' + role + '"]:not(:disabled)');
+    if (!b) return;
+    ev.preventDefault();
+    b.click();
+  });
 
   var kinds = new Map([["allow_once", "Allow once"], ["allow_always", "Allow always"], ["reject_once", "Reject"], ["reject_always", "Reject always"]]);
   function answered(it) {
@@ -272,9 +382,14 @@
       : it.answers ? it.answers.map(function (a) { return a.join(", "); }).join("; ")
       : (kinds.get(it.kind) || it.kind || it.option);
     if (!li) { add(el("li", "item answered", T.tAnswered + ": " + text)); return; }
+    var hadFocus = li.contains(document.activeElement);
     li.querySelectorAll(".answers").forEach(function (e) { e.remove(); });
     li.classList.add("done");
     li.append(el("p", "answered", T.tAnswered + ": " + text));
+    if (hadFocus) {
+      var next = waitingCards()[0];
+      if (next) focusCard(next); else box.focus({ preventScroll: true });
+    }
   }
 
   function turn(it) {
@@ -283,12 +398,29 @@
     add(el("li", "item turn", text));
   }
 
-  function setMenu(op, value) {
+  function setMenu(op, value, label) {
     var sel = bar.querySelector('[data-agent-op="' + op + '"]');
     if (!sel || !value) return;
-    if (!Array.prototype.some.call(sel.options, function (o) { return o.value === value; })) sel.add(new Option(value, value));
+    if (!hasOption(sel, value)) sel.add(new Option(label || value, value));
     sel.value = value;
     sel.dataset.current = value;
+    // Once the agent says its model, "the agent's default" is that one.
+    if (op === "model") Array.prototype.slice.call(sel.options).forEach(function (o) { if (o.value === "") o.remove(); });
+  }
+  function hasOption(sel, value) { return Array.prototype.some.call(sel.options, function (o) { return o.value === value; }); }
+
+  // reported shows the model a session says it runs; the models it
+  // offers join the menu when the harness lists none of its own (the
+  // host takes any model then).
+  function reported(it) {
+    var sel = bar.querySelector('[data-agent-op="model"]');
+    if (!sel || !it.model) return;
+    var label = null;
+    (it.models || []).forEach(function (m) {
+      if (m.id === it.model) label = m.label;
+      if (sel.dataset.listed === "0" && !hasOption(sel, m.id)) sel.add(new Option(m.label, m.id));
+    });
+    setMenu("model", it.model, label);
   }
 
   function draw(it) {
@@ -303,6 +435,7 @@
       case "mode": break; // the menu shows the host's mode, from the agent's state
 
       case "model": setMenu("model", it.model); break;
+      case "session": reported(it); break;
     }
     if (it.type === "plan" && it.entries) {
       var li = el("li", "item plan", it.line);
@@ -330,16 +463,29 @@
   events.addEventListener("reset", function (e) {
     log.replaceChildren();
     messages = new Map(); tools = new Map(); cards = new Map();
-    JSON.parse(e.data).forEach(drawOne);
+    drawingReset = true;
+    try { JSON.parse(e.data).forEach(drawOne); } finally { drawingReset = false; }
+    following = true;
+    followEnd();
+    var first = waitingCards()[0];
+    if (first) focusCard(first);
   });
   events.addEventListener("item", function (e) { drawOne(JSON.parse(e.data)); });
   events.addEventListener("state", function (e) { showState(JSON.parse(e.data)); });
 
   var prompt = document.querySelector("[data-agent-prompt]");
+  var box = prompt.querySelector("textarea");
+  // Enter sends, as Ctrl+Enter and Cmd+Enter do; Shift+Enter is a new
+  // line; an Enter that ends an input method's composition is its own.
+  box.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter" || ev.isComposing || ev.keyCode === 229 || ev.shiftKey || ev.altKey) return;
+    ev.preventDefault();
+    prompt.requestSubmit();
+  });
   prompt.addEventListener("submit", function (ev) {
     ev.preventDefault();
-    var box = prompt.querySelector("textarea");
     var button = prompt.querySelector("button");
+    if (button.disabled) return; // one prompt at a time, however Enter is pressed
     button.disabled = true;
     post(base + "/prompt", { text: box.value }).then(function () {
       box.value = "";
@@ -347,6 +493,9 @@
   });
   bar.querySelector("[data-agent-cancel]").addEventListener("click", function () {
     post(base + "/cancel").catch(function () {});
+  });
+  bar.querySelector("[data-agent-stop]").addEventListener("click", function () {
+    post(base + "/stop").catch(function () {});
   });
   // A mode or model refused goes back to the one the agent has.
   bar.querySelectorAll("[data-agent-op]").forEach(function (sel) {
