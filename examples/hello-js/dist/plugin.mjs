@@ -101,6 +101,16 @@ function toWireError(e) {
   const message = e instanceof Error ? e.message : String(e);
   return { code: codes.InternalError, message: message || messages[codes.InternalError] };
 }
+function describeError(e) {
+  if (!(e instanceof Error))
+    return String(e);
+  const head = String(e);
+  const stack = typeof e.stack === "string" ? e.stack.replace(/\n$/, "") : "";
+  if (stack === "")
+    return head;
+  return stack.startsWith(head) ? stack : `${head}
+${stack}`;
+}
 
 // ../../sdk/js/dist/fetch.js
 var DEFAULT_FETCH_LIMITS = { timeoutMs: 1e4, maxBytes: 1 << 20 };
@@ -444,7 +454,7 @@ function runTimer(fn, trace) {
   try {
     fn();
   } catch (e) {
-    trace(`sdk: a timer's function threw: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    trace(`sdk: a timer's function threw: ${describeError(e)}`);
   }
 }
 
@@ -1086,7 +1096,7 @@ var Connection = class {
     }
   }
   traceError(e) {
-    this.io.trace(`sdk: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    this.io.trace(`sdk: ${describeError(e)}`);
   }
   item(it) {
     if (it.err) {
@@ -1128,7 +1138,7 @@ var Connection = class {
   }
   failure(m, id, e) {
     if (!(e instanceof RpcError)) {
-      this.io.trace(`sdk: ${m.method} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      this.io.trace(`sdk: ${m.method} failed: ${describeError(e)}`);
     }
     return encodeError(id, toWireError(e));
   }
@@ -1193,7 +1203,7 @@ var Connection = class {
       try {
         await fn(m.params, this.ctx(method, void 0));
       } catch (e) {
-        this.io.trace(`sdk: ${method} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+        this.io.trace(`sdk: ${method} failed: ${describeError(e)}`);
       }
     });
   }
@@ -1354,3 +1364,4 @@ p.on("ticket.column", (params) => {
   p.log("info", `ticket.column: ${JSON.stringify(params)}`);
 });
 p.run();
+//# sourceMappingURL=plugin.mjs.map

@@ -2,7 +2,7 @@
 // host while it runs.
 
 import { readFileSync } from "node:fs";
-import { CallTimeoutError, codes, NotConnectedError, RpcError, spellMs, toWireError } from "./errors.js";
+import { CallTimeoutError, codes, describeError, NotConnectedError, RpcError, spellMs, toWireError } from "./errors.js";
 import { DEFAULT_FETCH_LIMITS, fetchParams, localFetch, lowerHeaders, type FetchInit, type FetchLimits } from "./fetch.js";
 import { detectRuntime, readEnv, readStdin, rootFilePath, stdio, type Env, type Io, type RuntimeKind } from "./runtime.js";
 import { HostTimers, LocalTimers, type Timer, type Timers } from "./timers.js";
@@ -550,7 +550,7 @@ class Connection {
   }
 
   private traceError(e: unknown): void {
-    this.io.trace(`sdk: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    this.io.trace(`sdk: ${describeError(e)}`);
   }
 
   private item(it: Item): Answer {
@@ -597,7 +597,7 @@ class Connection {
 
   private failure(m: Message, id: string, e: unknown): string {
     if (!(e instanceof RpcError)) {
-      this.io.trace(`sdk: ${m.method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      this.io.trace(`sdk: ${m.method} failed: ${describeError(e)}`);
     }
     return encodeError(id, toWireError(e));
   }
@@ -670,7 +670,7 @@ class Connection {
       try {
         await fn(m.params, this.ctx(method, undefined));
       } catch (e) {
-        this.io.trace(`sdk: ${method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        this.io.trace(`sdk: ${method} failed: ${describeError(e)}`);
       }
     });
   }
