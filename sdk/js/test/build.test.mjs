@@ -106,11 +106,13 @@ test("the command builds, checks and says what it did", async () => {
   assert.equal(await main([dir, "--bogus"], out, err), 2);
 });
 
-test("the committed bundle of examples/hello-js is what the build makes", async () => {
-  const out = sink();
-  const err = sink();
-  const code = await main(["--check", join(here, "..", "..", "..", "examples", "hello-js")], out, err);
-  assert.equal(code, 0, err.text + " (run examples/hello-js/build.sh and commit dist/plugin.mjs)");
+test("the committed bundles and maps of examples/hello-js and of tests/hardening/testdata/ts-throws are what the build makes", async () => {
+  for (const dir of [["examples", "hello-js"], ["tests", "hardening", "testdata", "ts-throws"]]) {
+    const out = sink();
+    const err = sink();
+    const code = await main(["--check", join(here, "..", "..", "..", ...dir)], out, err);
+    assert.equal(code, 0, err.text + ` (rebuild ${dir.join("/")} with the SDK's build and commit its dist/)`);
+  }
 });
 
 test("the bundle runs under node as a process: exact ids, a host call answered, shutdown then exit", async () => {
