@@ -305,15 +305,20 @@ export class Plugin {
   }
 
   /**
-   * A file of the plugin's folder. A JSON file at its root (rules.json) is
-   * returned parsed, at once: it is read with readFileSync of node:fs (in
-   * WASM the host gives the instance these files, 256 KB each, 1 MB in all,
-   * never the manifest; under node they are the files of the folder). Any
-   * other file, a subfolder included (data/words.txt), is read through
-   * files/read and comes as a promise of its text, as readFile gives it.
+   * @deprecated A file other than a root JSON file: read it with
+   * `await p.readFile(path)`, the one way; this overload gives the same
+   * promise, for plugins written before (a path with "/" is never a root file, so data/x.json is read this way too).
    */
   file(path: `${string}/${string}`): Promise<string>;
+  /**
+   * A JSON file at the plugin's root (rules.json), parsed, synchronously:
+   * usable at the top of the module. It is read with readFileSync of
+   * node:fs (in WASM the host gives the instance these files, 256 KB each,
+   * 1 MB in all, never the manifest; under node they are the files of the
+   * folder). Read any other file with `await p.readFile(path)`.
+   */
   file<T = unknown>(name: `${string}.json`): T;
+  /** @deprecated Read a file other than a root JSON file with `await p.readFile(path)`. */
   file(path: string): Promise<string>;
   file<T = unknown>(path: string): T | Promise<string> {
     if (isRootJSON(path)) return JSON.parse(this.fileText(path)) as T;
@@ -427,7 +432,7 @@ function checkRootFile(name: string): void {
     name.toLowerCase() !== "escouade-plugin.json";
   if (!ok) {
     throw new TypeError(
-      `file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with file or readFile`,
+      `file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with await p.readFile(path)`,
     );
   }
 }
