@@ -1001,7 +1001,7 @@ function isRootJSON(name) {
 function checkRootFile(name) {
   const ok = typeof name === "string" && name.endsWith(".json") && !name.includes("/") && !name.includes("\\") && !name.startsWith(".") && name.toLowerCase() !== "escouade-plugin.json";
   if (!ok) {
-    throw new TypeError(`file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with file or readFile`);
+    throw new TypeError(`file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with await p.readFile(path)`);
   }
 }
 function badAnswer(method, want, got) {
