@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { CallTimeoutError, codes, describeError, NotConnectedError, RpcError, spellMs, toWireError } from "./errors.js";
-import { DEFAULT_FETCH_LIMITS, fetchParams, localFetch, lowerHeaders, type FetchInit, type FetchLimits } from "./fetch.js";
+import { DEFAULT_FETCH_LIMITS, encodeBody, fetchParams, localFetch, lowerHeaders, overFetchBound, StreamedBody, type FetchInit, type FetchLimits } from "./fetch.js";
 import { detectRuntime, readEnv, readStdin, rootFilePath, stdio, type Env, type Io, type RuntimeKind } from "./runtime.js";
 import { HostTimers, LocalTimers, type Timer, type Timers } from "./timers.js";
 import {
@@ -366,10 +366,25 @@ export class Plugin {
       const r = (await this.call("net/fetch", params)) as FetchResult;
       return { ...r, headers: lowerHeaders(r.headers) };
     } catch (e) {
+      if (overFetchBound(e)) return this.streamed(params);
       const hasFetch = typeof (globalThis as { fetch?: unknown }).fetch === "function";
       if (e instanceof RpcError && e.code === codes.MethodNotFound && hasFetch) return localFetch(params, this.fetchLimits);
       throw e;
     }
+  }
+
+  /**
+   * A fetch whose body is past what a net/fetch answer carries (4 MiB),
+   * made again through net/stream and gathered, in net/fetch's shape.
+   */
+  private async streamed(params: FetchParams): Promise<FetchResult> {
+    const conn = this.conn;
+    if (!conn) throw new NotConnectedError("net/stream");
+    const head = await this.call("net/stream", params);
+    // The answer's task ends before the next line is read: no chunk comes
+    // before the body is listening.
+    const bytes = await conn.streamBody(head.stream);
+    return { status: head.status, headers: lowerHeaders(head.headers), ...encodeBody(bytes) };
   }
 
   /** Calls fn once after ms milliseconds (timer/set in WASM, setTimeout under node). */
@@ -475,6 +490,8 @@ class Connection {
   /** Called once no answer is under way, while stopping. */
   private drained: (() => void) | undefined;
   private notes: Promise<void> = Promise.resolve();
+  /** The bodies of p.fetch's net/stream, by stream. */
+  private readonly bodies = new Map<number, StreamedBody>();
   private readonly controller: AbortController | undefined;
   /** The controller's signal, read once: every call's context carries it. */
   private readonly signal: AbortSignalLike | undefined;
@@ -663,6 +680,7 @@ class Connection {
       this.timers.fired(m.params);
       return;
     }
+    if ((method === "net/chunk" || method === "net/end") && this.streamNote(method, m.params)) return;
     if (method === "shutdown") {
       this.stop();
       return;
@@ -678,6 +696,26 @@ class Connection {
         this.io.trace(`sdk: ${method} failed: ${describeError(e)}`);
       }
     });
+  }
+
+  /** The body of the stream, once its net/end comes. */
+  streamBody(stream: number): Promise<Uint8Array> {
+    const body = new StreamedBody();
+    this.bodies.set(stream, body);
+    return body.done;
+  }
+
+  /** Takes a net/chunk or net/end of p.fetch's streams; others go to the plugin's handlers. */
+  private streamNote(method: string, params: unknown): boolean {
+    const p = (params ?? {}) as { stream?: unknown; data?: unknown; bodyEncoding?: unknown; error?: unknown };
+    const body = typeof p.stream === "number" ? this.bodies.get(p.stream) : undefined;
+    if (!body) return false;
+    if (method === "net/chunk") body.chunk(p);
+    else {
+      this.bodies.delete(p.stream as number);
+      body.end(p);
+    }
+    return true;
   }
 
   /** An answer of the host to one of the plugin's calls. */
