@@ -54,7 +54,7 @@ func TestTypeScriptErrorsAreJournaledAtTheirSourceLines(t *testing.T) {
 		t.Errorf("the crash's detail does not name the source line: %s", crash)
 	}
 	for _, l := range s.output() {
-		if strings.Contains(string(l), "plugin.mjs:1332") {
+		if strings.Contains(string(l), "at boom (file:///plugin/dist/plugin.mjs:") {
 			t.Errorf("a bundle position the map knows was journaled: %s", l)
 		}
 	}
