@@ -38,7 +38,7 @@ func TestAFetchReadsALargeBodyThroughNetStream(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := len(body)
 		if r.URL.Path == "/huge" {
-			n = 20 << 20
+			n = 12 << 20
 		}
 		w.Header().Set("Content-Length", strconv.Itoa(n))
 		for sent := 0; sent < n; sent += len(body) {
@@ -52,7 +52,7 @@ func TestAFetchReadsALargeBodyThroughNetStream(t *testing.T) {
 		manifest: map[string]any{
 			"name": "large-body", "run": map[string]any{"js": "dist/plugin.mjs"},
 			"permissions": map[string]any{"network": []string{"local:shared"}},
-			"limits":      map[string]any{"netMaxBytes": 16 << 20},
+			"limits":      map[string]any{"netMaxBytes": 11 << 20},
 		},
 	}.write(t)
 	s := run(t, dir, "--shared-host", strings.TrimPrefix(srv.URL, "http://"), "--delay", "big/get=120s")
@@ -67,7 +67,7 @@ func TestAFetchReadsALargeBodyThroughNetStream(t *testing.T) {
 	}
 	a = s.call("huge", "big/get", map[string]any{"url": srv.URL + "/huge"})
 	e, _ := a["error"].(map[string]any)
-	if msg, _ := e["message"].(string); !strings.Contains(msg+" "+toString(e["data"]), "over the limit of 16777216 bytes") {
+	if msg, _ := e["message"].(string); !strings.Contains(msg+" "+toString(e["data"]), "over the limit of 11534336 bytes") {
 		t.Errorf("huge/get: %v, want the limit of netMaxBytes", a)
 	}
 }
