@@ -1075,8 +1075,10 @@
     return e.code === -32004 && reason.includes('read it through net/stream');
   }
 
+  // cancelStream stops a stream whose fetch was aborted; its last
+  // notifications are still taken off stdin, and dropped.
   function cancelStream(id) {
-    streams.delete(id);
+    streams.set(id, { chunks: null, end: () => {} });
     request('net/cancel', { stream: id });
   }
 
@@ -1087,11 +1089,12 @@
     const st = streams.get(m.params.stream);
     if (st === undefined) return false;
     if (m.method === 'net/chunk') {
-      st.chunks.push({ data: String(m.params.data), base64: m.params.bodyEncoding === 'base64' });
+      if (st.chunks !== null) st.chunks.push({ data: String(m.params.data), base64: m.params.bodyEncoding === 'base64' });
       return true;
     }
     if (m.method !== 'net/end') return false;
     streams.delete(m.params.stream);
+    if (st.chunks === null) return true;
     if (m.params.error) { st.end(String(m.params.error)); return true; }
     decodeChunks(st.chunks, 0, [], (body) => st.end(null, body));
     return true;
