@@ -1053,9 +1053,9 @@
           // net/stream, within the plugin's limits.netMaxBytes.
           request('net/stream', params, (e2, head) => {
             if (e2) { reject(fetchError(e2)); return; }
-            if (req.signal && req.signal.aborted) { cancelStream(head.stream); return; }
             stream = head.stream;
             streams.set(stream, { chunks: [], end: (err, body) => err ? reject(fetchError({ code: -32004, message: 'The request failed on the way.', data: { reason: err } })) : answer(head, body) });
+            if (req.signal && req.signal.aborted) cancelStream(stream);
           });
           return;
         }
@@ -1078,7 +1078,8 @@
   // cancelStream stops a stream whose fetch was aborted; its last
   // notifications are still taken off stdin, and dropped.
   function cancelStream(id) {
-    streams.set(id, { chunks: null, end: () => {} });
+    const st = streams.get(id);
+    if (st) st.chunks = null;
     request('net/cancel', { stream: id });
   }
 
