@@ -143,3 +143,50 @@ func TestPluginLinesPassThrough(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// A body past what a net/fetch answer carries is fetched again through
+// net/stream: its chunks are taken off stdin and gathered into the
+// Response; a stream the runtime did not open reaches the plugin.
+func TestFetchPastTheAnswerBoundStreams(t *testing.T) {
+	in := launch(t, listenSrc+`
+const res = await fetch('https://files.example.com/big');
+process.stdout.write(JSON.stringify({ status: res.status, type: res.headers.get('content-type'), body: await res.text() }) + '\n');
+try { await fetch('https://files.example.com/huge'); } catch (e) { process.stdout.write(e.name + ': ' + e.cause.message + ' / ' + e.cause.data.reason + '\n'); }
+`, instanceOptions{})
+	const over = `"error":{"code":-32004,"message":"The request failed on the way.","data":{"reason":"https://files.example.com/big: the body is over the 4194304 bytes a net/fetch answer carries (limits.netMaxBytes 16777216 holds for net/stream): read it through net/stream"}}`
+	steps := []struct {
+		send []string
+		want []string
+	}{
+		{nil, []string{`{"jsonrpc":"2.0","id":"escouade-rt:1","method":"net/fetch","params":{"url":"https://files.example.com/big","method":"GET"}}`}},
+		{[]string{`{"jsonrpc":"2.0","id":"escouade-rt:1",` + over + `}`}, []string{
+			`{"jsonrpc":"2.0","id":"escouade-rt:2","method":"net/stream","params":{"url":"https://files.example.com/big","method":"GET"}}`,
+		}},
+		{[]string{
+			`{"jsonrpc":"2.0","id":"escouade-rt:2","result":{"stream":4,"status":200,"headers":{"content-type":"text/plain"}}}`,
+			`{"jsonrpc":"2.0","method":"net/chunk","params":{"stream":4,"data":"ab","bodyEncoding":"utf8"}}`,
+			`{"jsonrpc":"2.0","method":"net/chunk","params":{"stream":99,"data":"theirs","bodyEncoding":"utf8"}}`,
+			`{"jsonrpc":"2.0","method":"net/chunk","params":{"stream":4,"data":"Y+Kckw==","bodyEncoding":"base64"}}`,
+			`{"jsonrpc":"2.0","method":"net/end","params":{"stream":4}}`,
+		}, []string{
+			`plugin got {"jsonrpc":"2.0","method":"net/chunk","params":{"stream":99,"data":"theirs","bodyEncoding":"utf8"}}`,
+			`{"status":200,"type":"text/plain","body":"abc✓"}`,
+			`{"jsonrpc":"2.0","id":"escouade-rt:3","method":"net/fetch","params":{"url":"https://files.example.com/huge","method":"GET"}}`,
+		}},
+		{[]string{`{"jsonrpc":"2.0","id":"escouade-rt:3",` + over + `}`}, []string{
+			`{"jsonrpc":"2.0","id":"escouade-rt:4","method":"net/stream","params":{"url":"https://files.example.com/huge","method":"GET"}}`,
+		}},
+		{[]string{
+			`{"jsonrpc":"2.0","id":"escouade-rt:4","result":{"stream":5,"status":200,"headers":{}}}`,
+			`{"jsonrpc":"2.0","method":"net/end","params":{"stream":5,"error":"https://files.example.com/huge: the body is over the limit of 16777216 bytes"}}`,
+		}, []string{
+			`TypeError: The request failed on the way. / https://files.example.com/huge: the body is over the limit of 16777216 bytes`,
+		}},
+	}
+	for i, s := range steps {
+		got := lines(in.send(s.send...))
+		if diff := cmp.Diff(s.want, got); diff != "" {
+			t.Fatalf("step %d: stdout (-want +got):\n%s\nstderr: %s", i, diff, in.stderr.String())
+		}
+	}
+}

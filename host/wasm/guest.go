@@ -41,3 +41,21 @@ func (g guest) exitMapper() ExitMapper {
 	m, _ := g.engine.(ExitMapper)
 	return m
 }
+
+// StackMapper is implemented by a JS engine that shows the stack positions
+// of a bundle in the plugin's own sources (jsrt: through the source map
+// beside the bundle): the function it returns rewrites one stderr line,
+// nil when it has nothing to map.
+type StackMapper interface {
+	StackMapper(m *manifest.Manifest) func(line string) string
+}
+
+// stderrMapper rewrites each stderr line of an instance of m before it is
+// kept and handed on, so that the journal and a crash's detail both name
+// the plugin's sources; nil for a module of its own.
+func (g guest) stderrMapper(m *manifest.Manifest) func(string) string {
+	if sm, ok := g.engine.(StackMapper); ok {
+		return sm.StackMapper(m)
+	}
+	return nil
+}

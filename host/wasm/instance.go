@@ -31,6 +31,10 @@ type instance struct {
 	kept  *transport.LastLines
 	clock *clock
 
+	// mapLine rewrites a stderr line before anything reads it (the JS
+	// engine's stack positions in the plugin's sources); nil if none.
+	mapLine func(string) string
+
 	// ctx is the context of every call into the module: cancelling it
 	// stops the guest at its next check (WithCloseOnContextDone) and
 	// wakes it from a sleep.
@@ -63,6 +67,7 @@ var _ transport.Program = (*instance)(nil)
 func newInstance(t *Transport, mod *module, g guest, spec transport.LaunchSpec, n int64) *instance {
 	i := &instance{t: t, mod: mod, guest: g, spec: spec, id: fmt.Sprintf("instance %d", n), done: make(chan struct{})}
 	i.kept = transport.NewLastLines(t.o.StderrKeep)
+	i.mapLine = g.stderrMapper(spec.Manifest)
 	i.clock = newClock(i.turnLimit, i.turnTooLong)
 	i.in = newStdin(mod.shape == reactor, t.o.StdinBuffer, i.clock)
 	i.out = newOutput(t.o.StdoutBuffer, t.o.StdoutLine, i.lineTooLong)
@@ -166,6 +171,9 @@ func (i *instance) turnLimit() time.Duration {
 }
 
 func (i *instance) stderrLine(line string) {
+	if i.mapLine != nil {
+		line = i.mapLine(line)
+	}
 	i.kept.Add(line)
 	if isPanicLine(line) {
 		i.mu.Lock()

@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -99,5 +102,39 @@ func TestJSEngineExitCodesAreMapped(t *testing.T) {
 	want := transport.Exit{Kind: transport.Trapped, Detail: "exiting with 1000"}
 	if diff := cmp.Diff(want, prog.Exit()); diff != "" {
 		t.Errorf("exit (-want +got):\n%s", diff)
+	}
+}
+
+// stackMappingEngine maps its exit codes and rewrites stderr lines, as
+// jsrt shows a bundle's positions in the plugin's sources.
+type stackMappingEngine struct{ mappingEngine }
+
+func (stackMappingEngine) StackMapper(m *manifest.Manifest) func(string) string {
+	return func(line string) string { return strings.ReplaceAll(line, "exiting", "mapped: exiting") }
+}
+
+// A JS engine's StackMapper rewrites each stderr line before anything
+// reads it: the journal's line and the crash's detail, which is read from
+// the kept lines, both say the mapped text.
+func TestJSEngineStackLinesAreMapped(t *testing.T) {
+	tr := newTransport(t, Options{JS: stackMappingEngine{mappingEngine{fakeEngine{module: fixture(t, "reactor")}}}})
+	var mu sync.Mutex
+	var journal []string
+	prog := launch(t, tr, transport.LaunchSpec{Manifest: jsManifest(t), Stderr: func(line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		journal = append(journal, line)
+	}})
+	conn := connect(t, prog, nil)
+	go conn.Call(context.Background(), "exit", 1000)
+	<-prog.Done()
+	want := transport.Exit{Kind: transport.Trapped, Detail: "mapped: exiting with 1000"}
+	if diff := cmp.Diff(want, prog.Exit()); diff != "" {
+		t.Errorf("exit (-want +got):\n%s", diff)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if !slices.Contains(journal, "mapped: exiting with 1000") {
+		t.Errorf("stderr lines handed on: %q", journal)
 	}
 }

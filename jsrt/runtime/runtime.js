@@ -349,11 +349,14 @@
     pending.set(id, done || (() => {}));
   }
 
-  // ours takes a line off stdin when it is an answer to the runtime or a
-  // timer/fired for one of its timers.
+  // ours takes a line off stdin when it is an answer to the runtime, a
+  // timer/fired for one of its timers, or a net/chunk or net/end of one of
+  // its streams (fetch's bodies past what net/fetch carries).
   function ours(line) {
     const mayAnswer = line.includes('"' + RT);
     const mayFire = !mayAnswer && line.includes('"timer/fired"');
+    const mayStream = !mayAnswer && !mayFire && streams.size > 0 && (line.includes('"net/chunk"') || line.includes('"net/end"'));
+    if (mayStream) return streamLine(line);
     if (!mayAnswer && !mayFire) return false;
     let m;
     try { m = JSON.parse(line); } catch { return false; }
@@ -1035,17 +1038,88 @@
       else { params.body = b64Encode(req._body); params.bodyEncoding = 'base64'; }
     }
     return new Promise((resolve, reject) => {
-      if (req.signal) req.signal.on('abort', () => reject(req.signal.reason));
-      request('net/fetch', params, (e, r) => {
-        if (e) { reject(fetchError(e)); return; }
-        const body = r.bodyEncoding === 'base64' ? b64Decode(r.body) : r.body;
+      let stream = null;
+      if (req.signal) req.signal.on('abort', () => { if (stream !== null) cancelStream(stream); reject(req.signal.reason); });
+      const answer = (r, body) => {
         const res = new Response(null, { status: 200, headers: r.headers, url: req.url });
         res.status = r.status | 0;
         res.statusText = STATUS_TEXT[res.status] || '';
         res._body = body;
         resolve(res);
+      };
+      request('net/fetch', params, (e, r) => {
+        if (e && overFetchBound(e) && !(req.signal && req.signal.aborted)) {
+          // A body past what a net/fetch answer carries comes through
+          // net/stream, within the plugin's limits.netMaxBytes.
+          request('net/stream', params, (e2, head) => {
+            if (e2) { reject(fetchError(e2)); return; }
+            stream = head.stream;
+            streams.set(stream, { chunks: [], end: (err, body) => err ? reject(fetchError({ code: -32004, message: 'The request failed on the way.', data: { reason: err } })) : answer(head, body) });
+            if (req.signal && req.signal.aborted) cancelStream(stream);
+          });
+          return;
+        }
+        if (e) { reject(fetchError(e)); return; }
+        answer(r, r.bodyEncoding === 'base64' ? b64Decode(r.body) : r.body);
       });
     });
+  }
+
+  // ---- fetch's streams: net/stream's body gathered from its notifications ----
+  const streams = new Map(); // host stream id → {chunks, end(error, bytes)}
+
+  // overFetchBound says whether net/fetch refused a body for its 4 MiB
+  // bound, naming net/stream as the way (docs/protocol.md#fetch-bounds).
+  function overFetchBound(e) {
+    const reason = e && e.data && typeof e.data.reason === 'string' ? e.data.reason : '';
+    return e.code === -32004 && reason.includes('read it through net/stream');
+  }
+
+  // cancelStream stops a stream whose fetch was aborted; its last
+  // notifications are still taken off stdin, and dropped.
+  function cancelStream(id) {
+    const st = streams.get(id);
+    if (st) st.chunks = null;
+    request('net/cancel', { stream: id });
+  }
+
+  function streamLine(line) {
+    let m;
+    try { m = JSON.parse(line); } catch { return false; }
+    if (m === null || typeof m !== 'object' || 'id' in m || !m.params) return false;
+    const st = streams.get(m.params.stream);
+    if (st === undefined) return false;
+    if (m.method === 'net/chunk') {
+      if (st.chunks !== null) st.chunks.push({ data: String(m.params.data), base64: m.params.bodyEncoding === 'base64' });
+      return true;
+    }
+    if (m.method !== 'net/end') return false;
+    streams.delete(m.params.stream);
+    if (st.chunks === null) return true;
+    if (m.params.error) { st.end(String(m.params.error)); return true; }
+    decodeChunks(st.chunks, 0, [], (body) => st.end(null, body));
+    return true;
+  }
+
+  // decodeChunks turns the chunks' text into bytes, at most DECODE_SLICE_MS
+  // of it per turn: decoding megabytes in JavaScript takes longer than a
+  // turn's 2000 ms, so the rest goes on in the turn of a timer.
+  const DECODE_SLICE_MS = 250;
+  function decodeChunks(chunks, from, out, done) {
+    const began = native.now();
+    let i = from;
+    for (; i < chunks.length && native.now() - began < DECODE_SLICE_MS; i++) {
+      const c = chunks[i];
+      out.push(c.base64 ? b64Decode(c.data) : utf8Encode(c.data));
+      chunks[i] = null; // its text is no longer needed
+    }
+    if (i < chunks.length) { g.setTimeout(() => decodeChunks(chunks, i, out, done), 0); return; }
+    let size = 0;
+    for (const b of out) size += b.length;
+    const body = new Uint8Array(size);
+    let at = 0;
+    for (let k = 0; k < out.length; k++) { body.set(out[k], at); at += out[k].length; out[k] = null; }
+    done(body);
   }
 
   // ---- structuredClone ----

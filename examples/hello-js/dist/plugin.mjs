@@ -101,6 +101,16 @@ function toWireError(e) {
   const message = e instanceof Error ? e.message : String(e);
   return { code: codes.InternalError, message: message || messages[codes.InternalError] };
 }
+function describeError(e) {
+  if (!(e instanceof Error))
+    return String(e);
+  const head = String(e);
+  const stack = typeof e.stack === "string" ? e.stack.replace(/\n$/, "") : "";
+  if (stack === "")
+    return head;
+  return stack.startsWith(head) ? stack : `${head}
+${stack}`;
+}
 
 // ../../sdk/js/dist/fetch.js
 var DEFAULT_FETCH_LIMITS = { timeoutMs: 1e4, maxBytes: 1 << 20 };
@@ -206,8 +216,87 @@ function encodeBody(bytes) {
   try {
     return { body: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), bodyEncoding: "utf8" };
   } catch {
-    return { body: Buffer.from(bytes).toString("base64"), bodyEncoding: "base64" };
+    return { body: toBase64(bytes), bodyEncoding: "base64" };
   }
+}
+function toBase64(bytes) {
+  const out = [];
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = bytes[i] << 16 | (bytes[i + 1] ?? 0) << 8 | (bytes[i + 2] ?? 0);
+    const left = bytes.length - i;
+    out.push(B64[n >> 18 & 63] + B64[n >> 12 & 63] + (left > 1 ? B64[n >> 6 & 63] : "=") + (left > 2 ? B64[n & 63] : "="));
+  }
+  return out.join("");
+}
+function overFetchBound(e) {
+  return e instanceof RpcError && e.code === codes.Failed && (e.reason ?? "").includes("read it through net/stream");
+}
+var StreamedBody = class {
+  chunks = [];
+  size = 0;
+  done;
+  settle;
+  constructor() {
+    this.done = new Promise((resolve, reject) => this.settle = { resolve, reject });
+  }
+  chunk(p2) {
+    const text = typeof p2.data === "string" ? p2.data : "";
+    const bytes = p2.bodyEncoding === "base64" ? fromBase64(text) : bodyBytes({ body: text, bodyEncoding: "utf8" });
+    this.chunks.push(bytes);
+    this.size += bytes.byteLength;
+  }
+  end(p2) {
+    if (typeof p2.error === "string" && p2.error !== "") {
+      this.settle.reject(failed(p2.error));
+      return;
+    }
+    const out = new Uint8Array(this.size);
+    let at = 0;
+    for (const c of this.chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    this.settle.resolve(out);
+  }
+};
+var B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+function fromBase64(text) {
+  const clean = text.replace(/[^A-Za-z0-9+/]/g, "");
+  const out = new Uint8Array(Math.floor(clean.length * 3 / 4));
+  let bits = 0;
+  let acc = 0;
+  let n = 0;
+  for (let i = 0; i < clean.length; i++) {
+    acc = acc << 6 | B64.indexOf(clean[i]);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[n++] = acc >> bits & 255;
+    }
+  }
+  return out.subarray(0, n);
+}
+function bodyBytes(r) {
+  if (r.bodyEncoding === "base64")
+    return fromBase64(r.body);
+  const out = [];
+  const s = r.body;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.codePointAt(i);
+    if (c > 65535)
+      i++;
+    if (c >= 55296 && c <= 57343)
+      c = 65533;
+    if (c < 128)
+      out.push(c);
+    else if (c < 2048)
+      out.push(192 | c >> 6, 128 | c & 63);
+    else if (c < 65536)
+      out.push(224 | c >> 12, 128 | c >> 6 & 63, 128 | c & 63);
+    else
+      out.push(240 | c >> 18, 128 | c >> 12 & 63, 128 | c >> 6 & 63, 128 | c & 63);
+  }
+  return Uint8Array.from(out);
 }
 
 // ../../sdk/js/dist/runtime.js
@@ -444,7 +533,7 @@ function runTimer(fn, trace) {
   try {
     fn();
   } catch (e) {
-    trace(`sdk: a timer's function threw: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    trace(`sdk: a timer's function threw: ${describeError(e)}`);
   }
 }
 
@@ -934,11 +1023,25 @@ var Plugin = class {
       const r = await this.call("net/fetch", params);
       return { ...r, headers: lowerHeaders(r.headers) };
     } catch (e) {
+      if (overFetchBound(e))
+        return this.streamed(params);
       const hasFetch = typeof globalThis.fetch === "function";
       if (e instanceof RpcError && e.code === codes.MethodNotFound && hasFetch)
         return localFetch(params, this.fetchLimits);
       throw e;
     }
+  }
+  /**
+   * A fetch whose body is past what a net/fetch answer carries (4 MiB),
+   * made again through net/stream and gathered, in net/fetch's shape.
+   */
+  async streamed(params) {
+    const conn = this.conn;
+    if (!conn)
+      throw new NotConnectedError("net/stream");
+    const head = await this.call("net/stream", params);
+    const bytes = await conn.streamBody(head.stream);
+    return { status: head.status, headers: lowerHeaders(head.headers), ...encodeBody(bytes) };
   }
   /** Calls fn once after ms milliseconds (timer/set in WASM, setTimeout under node). */
   setTimer(fn, ms) {
@@ -991,7 +1094,7 @@ function isRootJSON(name) {
 function checkRootFile(name) {
   const ok = typeof name === "string" && name.endsWith(".json") && !name.includes("/") && !name.includes("\\") && !name.startsWith(".") && name.toLowerCase() !== "escouade-plugin.json";
   if (!ok) {
-    throw new TypeError(`file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with file or readFile`);
+    throw new TypeError(`file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with await p.readFile(path)`);
   }
 }
 function badAnswer(method, want, got) {
@@ -1016,6 +1119,8 @@ var Connection = class {
   /** Called once no answer is under way, while stopping. */
   drained;
   notes = Promise.resolve();
+  /** The bodies of p.fetch's net/stream, by stream. */
+  bodies = /* @__PURE__ */ new Map();
   controller;
   /** The controller's signal, read once: every call's context carries it. */
   signal;
@@ -1086,7 +1191,7 @@ var Connection = class {
     }
   }
   traceError(e) {
-    this.io.trace(`sdk: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    this.io.trace(`sdk: ${describeError(e)}`);
   }
   item(it) {
     if (it.err) {
@@ -1128,7 +1233,7 @@ var Connection = class {
   }
   failure(m, id, e) {
     if (!(e instanceof RpcError)) {
-      this.io.trace(`sdk: ${m.method} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+      this.io.trace(`sdk: ${m.method} failed: ${describeError(e)}`);
     }
     return encodeError(id, toWireError(e));
   }
@@ -1182,6 +1287,8 @@ var Connection = class {
       this.timers.fired(m.params);
       return;
     }
+    if ((method === "net/chunk" || method === "net/end") && this.streamNote(method, m.params))
+      return;
     if (method === "shutdown") {
       this.stop();
       return;
@@ -1193,9 +1300,29 @@ var Connection = class {
       try {
         await fn(m.params, this.ctx(method, void 0));
       } catch (e) {
-        this.io.trace(`sdk: ${method} failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+        this.io.trace(`sdk: ${method} failed: ${describeError(e)}`);
       }
     });
+  }
+  /** The body of the stream, once its net/end comes. */
+  streamBody(stream) {
+    const body = new StreamedBody();
+    this.bodies.set(stream, body);
+    return body.done;
+  }
+  /** Takes a net/chunk or net/end of p.fetch's streams; others go to the plugin's handlers. */
+  streamNote(method, params) {
+    const p2 = params ?? {};
+    const body = typeof p2.stream === "number" ? this.bodies.get(p2.stream) : void 0;
+    if (!body)
+      return false;
+    if (method === "net/chunk")
+      body.chunk(p2);
+    else {
+      this.bodies.delete(p2.stream);
+      body.end(p2);
+    }
+    return true;
   }
   /** An answer of the host to one of the plugin's calls. */
   deliver(m) {
@@ -1354,3 +1481,4 @@ p.on("ticket.column", (params) => {
   p.log("info", `ticket.column: ${JSON.stringify(params)}`);
 });
 p.run();
+//# sourceMappingURL=plugin.mjs.map

@@ -2,11 +2,12 @@
 // one ES module the run.js engine takes (docs/protocol.md#loading-and-compiling): no export, no
 // import but node:fs and node:readline, stamped with the SDK's version.
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { builtinModules } from "node:module";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { typecheck } from "./typecheck.js";
 import { STAMP } from "./version.js";
 
 /** The imports a bundle may keep: the engine serves these two only. */
@@ -27,6 +28,13 @@ export interface BuildOptions {
   outfile?: string;
   /** Minify the bundle; default false (a readable bundle is easier to review). */
   minify?: boolean;
+  /**
+   * Write the source map beside the bundle (dist/plugin.mjs.map), through
+   * which the host shows stack positions in the plugin's sources; default true.
+   */
+  sourcemap?: boolean;
+  /** Type-check a TypeScript entry first, a type error stopping the build; default true. */
+  typecheck?: boolean;
 }
 
 export interface BuildResult {
@@ -34,6 +42,8 @@ export interface BuildResult {
   outfile: string;
   /** The bundle's text. */
   text: string;
+  /** The source map's text, written at outfile + ".map"; absent without one. */
+  map?: string;
   /** esbuild's warnings, formatted. */
   warnings: string[];
 }
@@ -52,6 +62,7 @@ export async function bundle(opts: BuildOptions = {}): Promise<BuildResult> {
   const outfile = normalise(opts.outfile ?? manifestOutfile(dir) ?? DEFAULT_OUTFILE);
   const entry = opts.entry ?? DEFAULT_ENTRIES.find((e) => existsSync(join(dir, e)));
   if (!entry) throw new BuildError(`${dir}: no entry found (tried ${DEFAULT_ENTRIES.join(", ")}); give one with --entry`);
+  const sourcemap = opts.sourcemap !== false;
   let result: esbuild.BuildResult & { metafile: esbuild.Metafile; outputFiles: esbuild.OutputFile[] };
   try {
     result = await esbuild.build({
@@ -71,6 +82,9 @@ export async function bundle(opts: BuildOptions = {}): Promise<BuildResult> {
       banner: { js: STAMP },
       charset: "utf8",
       minify: opts.minify ?? false,
+      // The map names the sources' paths only: their text stays in src/.
+      sourcemap: sourcemap ? "linked" : false,
+      sourcesContent: false,
       define: { __ESCOUADE_BUNDLE_ROOT__: JSON.stringify(rootFromBundle(outfile)) },
       plugins: [sdkPlugin],
       logLevel: "silent",
@@ -81,9 +95,16 @@ export async function bundle(opts: BuildOptions = {}): Promise<BuildResult> {
     throw new BuildError(errors.map(formatMessage).join("\n"));
   }
   checkOutput(result.metafile, entry);
-  const text = result.outputFiles.find((f) => f.path.endsWith(outfile.split("/").join(sep)))?.text ?? result.outputFiles[0]!.text;
+  // After esbuild: what the engine refuses is said first, types then.
+  if (opts.typecheck !== false && /\.(m|c)?tsx?$/.test(entry)) {
+    const problems = await typecheck(dir, entry, sdkTypes);
+    if (problems.length > 0) throw new BuildError(`type errors (fix them, or build with --no-typecheck):\n${problems.join("\n")}`);
+  }
+  const output = (name: string) => result.outputFiles.find((f) => f.path.endsWith(sep + name.split("/").join(sep)))?.text;
+  const text = output(outfile) ?? result.outputFiles[0]!.text;
+  const map = sourcemap ? portableMap(output(outfile + ".map"), dir, outfile) : undefined;
   const warnings = result.warnings.map((w) => `warning: ${formatMessage(w)}\n`);
-  return { outfile, text, warnings };
+  return map === undefined ? { outfile, text, warnings } : { outfile, text, map, warnings };
 }
 
 /** One message of esbuild as file:line:column: text, the column counted from 1. */
@@ -92,12 +113,33 @@ function formatMessage(m: esbuild.Message): string {
   return at + m.text;
 }
 
+/**
+ * The map with the SDK's files named where an install puts them
+ * (node_modules/@escouade-dev/plugin/dist/plugin.js in the plugin's folder),
+ * wherever the SDK that builds lives: a map then says nothing of the
+ * machine it was built on, and builds on two machines make the same map.
+ */
+function portableMap(text: string | undefined, dir: string, outfile: string): string | undefined {
+  if (text === undefined) return undefined;
+  const map = JSON.parse(text) as { sources?: string[] };
+  const outDir = dirname(join(dir, outfile));
+  map.sources = map.sources?.map((s) => {
+    const inSdk = relative(sdkRoot, resolve(outDir, s));
+    if (inSdk.startsWith("..") || isAbsolute(inSdk)) return s;
+    return relative(outDir, join(dir, "node_modules", "@escouade-dev", "plugin", inSdk)).split(sep).join("/");
+  });
+  return JSON.stringify(map) + "\n";
+}
+
 /** Bundles the plugin in opts.dir and writes the bundle. */
 export async function build(opts: BuildOptions = {}): Promise<BuildResult> {
   const r = await bundle(opts);
   const path = join(resolve(opts.dir ?? "."), r.outfile);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, r.text);
+  // A map of an earlier build would put the host's positions in the wrong places.
+  if (r.map !== undefined) writeFileSync(path + ".map", r.map);
+  else rmSync(path + ".map", { force: true });
   return r;
 }
 
@@ -129,8 +171,10 @@ export function rootFromBundle(outfile: string): string {
   return depth === 0 ? "./" : "../".repeat(depth);
 }
 
-/** The SDK's runtime, as this build ships it. */
+/** The SDK's runtime, as this build ships it, and its types. */
 const sdkEntry = fileURLToPath(new URL("./index.js", import.meta.url));
+const sdkTypes = fileURLToPath(new URL("./index.d.ts", import.meta.url));
+const sdkRoot = fileURLToPath(new URL("..", import.meta.url));
 
 /**
  * "@escouade-dev/plugin" resolves to the runtime of the SDK that builds,

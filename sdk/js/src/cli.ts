@@ -6,15 +6,19 @@ import { join, resolve } from "node:path";
 import { build, BuildError, bundle, shown, type BuildOptions } from "./build.js";
 import { SDK_VERSION } from "./version.js";
 
-const USAGE = `usage: escouade-plugin-build [DIR] [--entry FILE] [--outfile FILE] [--minify] [--check]
+const USAGE = `usage: escouade-plugin-build [DIR] [--entry FILE] [--outfile FILE] [--minify] [--no-typecheck] [--no-sourcemap] [--check]
 
-Bundles the plugin in DIR (default .) into the file its manifest's run.js
-names (default dist/plugin.mjs), for the run.js engine of Escouade and for
-node alike. The entry defaults to src/plugin.ts.
+Type-checks the plugin in DIR (default .) with its tsconfig.json, if any,
+then bundles it into the file its manifest's run.js names (default
+dist/plugin.mjs), with its source map beside it (dist/plugin.mjs.map),
+for the run.js engine of Escouade and for node alike. The entry defaults
+to src/plugin.ts. A type error stops the build.
 
   --entry FILE    the entry, relative to DIR
   --outfile FILE  the bundle, relative to DIR
   --minify        minify the bundle
+  --no-typecheck  bundle without type-checking first
+  --no-sourcemap  write no source map (and remove one an earlier build wrote)
   --check         write nothing; exit 1 when the bundle on disk is not what a build makes
   --version       print the SDK's version`;
 
@@ -33,6 +37,8 @@ export async function main(args: string[], out = process.stdout, err = process.s
     if (a === "--entry") opts.entry = value();
     else if (a === "--outfile") opts.outfile = value();
     else if (a === "--minify") opts.minify = true;
+    else if (a === "--no-typecheck") opts.typecheck = false;
+    else if (a === "--no-sourcemap") opts.sourcemap = false;
     else if (a === "--check") check = true;
     else if (a === "--version") {
       out.write(SDK_VERSION + "\n");
@@ -50,16 +56,12 @@ export async function main(args: string[], out = process.stdout, err = process.s
     for (const w of r.warnings) err.write(w);
     const path = shown(opts.dir ?? ".", r.outfile);
     if (!check) {
-      out.write(`built ${path} (${r.text.length} bytes) with @escouade-dev/plugin ${SDK_VERSION}\n`);
+      const mapNote = r.map === undefined ? "" : `, its source map beside it (${path}.map)`;
+      out.write(`built ${path} (${Buffer.byteLength(r.text)} bytes) with @escouade-dev/plugin ${SDK_VERSION}${mapNote}\n`);
       return 0;
     }
-    let onDisk = "";
-    try {
-      onDisk = readFileSync(join(resolve(opts.dir ?? "."), r.outfile), "utf8");
-    } catch {
-      // missing: reported below as out of date
-    }
-    if (onDisk === r.text) {
+    const bundlePath = join(resolve(opts.dir ?? "."), r.outfile);
+    if (onDisk(bundlePath) === r.text && onDisk(bundlePath + ".map") === r.map) {
       out.write(`${path} is up to date\n`);
       return 0;
     }
@@ -69,5 +71,14 @@ export async function main(args: string[], out = process.stdout, err = process.s
     if (!(e instanceof BuildError)) throw e;
     err.write(`escouade-plugin-build: ${e.message}\n`);
     return 1;
+  }
+}
+
+/** A file's text, undefined when it cannot be read (missing: out of date). */
+function onDisk(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
   }
 }

@@ -122,3 +122,16 @@ export function toWireError(e: unknown): WireError {
   const message = e instanceof Error ? e.message : String(e);
   return { code: codes.InternalError, message: message || messages[codes.InternalError]! };
 }
+
+/**
+ * An exception as a trace shows it: its text, then its stack. Node's stack
+ * starts with the text already; the run.js engine's (QuickJS) holds the
+ * frames only, which alone would hide what was thrown.
+ */
+export function describeError(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const head = String(e);
+  const stack = typeof e.stack === "string" ? e.stack.replace(/\n$/, "") : "";
+  if (stack === "") return head;
+  return stack.startsWith(head) ? stack : `${head}\n${stack}`;
+}

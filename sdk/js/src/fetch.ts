@@ -134,11 +134,67 @@ async function readCapped(res: Response, max: number): Promise<Uint8Array> {
 }
 
 /** UTF-8 text as is, base64 when the bytes are not valid UTF-8, as net/fetch answers. */
-function encodeBody(bytes: Uint8Array): { body: string; bodyEncoding: BodyEncoding } {
+export function encodeBody(bytes: Uint8Array): { body: string; bodyEncoding: BodyEncoding } {
   try {
     return { body: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), bodyEncoding: "utf8" };
   } catch {
-    return { body: Buffer.from(bytes).toString("base64"), bodyEncoding: "base64" };
+    return { body: toBase64(bytes), bodyEncoding: "base64" };
+  }
+}
+
+/** base64 of bytes, without Buffer or btoa (the run.js engine may lack both). */
+export function toBase64(bytes: Uint8Array): string {
+  const out: string[] = [];
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const left = bytes.length - i;
+    out.push(B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (left > 1 ? B64[(n >> 6) & 63]! : "=") + (left > 2 ? B64[n & 63]! : "="));
+  }
+  return out.join("");
+}
+
+/**
+ * Whether net/fetch refused an answer for its 4 MiB bound and named
+ * net/stream as the way (docs/protocol.md#fetch-bounds): p.fetch then
+ * reads the body through net/stream, within limits.netMaxBytes.
+ */
+export function overFetchBound(e: unknown): boolean {
+  return e instanceof RpcError && e.code === codes.Failed && (e.reason ?? "").includes("read it through net/stream");
+}
+
+/**
+ * The body of net/stream, gathered from its net/chunk notifications until
+ * its net/end; the host bounds its size with limits.netMaxBytes.
+ */
+export class StreamedBody {
+  private readonly chunks: Uint8Array[] = [];
+  private size = 0;
+  readonly done: Promise<Uint8Array>;
+  private settle!: { resolve: (b: Uint8Array) => void; reject: (e: Error) => void };
+
+  constructor() {
+    this.done = new Promise((resolve, reject) => (this.settle = { resolve, reject }));
+  }
+
+  chunk(p: { data?: unknown; bodyEncoding?: unknown }): void {
+    const text = typeof p.data === "string" ? p.data : "";
+    const bytes = p.bodyEncoding === "base64" ? fromBase64(text) : bodyBytes({ body: text, bodyEncoding: "utf8" });
+    this.chunks.push(bytes);
+    this.size += bytes.byteLength;
+  }
+
+  end(p: { error?: unknown }): void {
+    if (typeof p.error === "string" && p.error !== "") {
+      this.settle.reject(failed(p.error));
+      return;
+    }
+    const out = new Uint8Array(this.size);
+    let at = 0;
+    for (const c of this.chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    this.settle.resolve(out);
   }
 }
 

@@ -2,8 +2,8 @@
 // host while it runs.
 
 import { readFileSync } from "node:fs";
-import { CallTimeoutError, codes, NotConnectedError, RpcError, spellMs, toWireError } from "./errors.js";
-import { DEFAULT_FETCH_LIMITS, fetchParams, localFetch, lowerHeaders, type FetchInit, type FetchLimits } from "./fetch.js";
+import { CallTimeoutError, codes, describeError, NotConnectedError, RpcError, spellMs, toWireError } from "./errors.js";
+import { DEFAULT_FETCH_LIMITS, encodeBody, fetchParams, localFetch, lowerHeaders, overFetchBound, StreamedBody, type FetchInit, type FetchLimits } from "./fetch.js";
 import { detectRuntime, readEnv, readStdin, rootFilePath, stdio, type Env, type Io, type RuntimeKind } from "./runtime.js";
 import { HostTimers, LocalTimers, type Timer, type Timers } from "./timers.js";
 import {
@@ -305,15 +305,20 @@ export class Plugin {
   }
 
   /**
-   * A file of the plugin's folder. A JSON file at its root (rules.json) is
-   * returned parsed, at once: it is read with readFileSync of node:fs (in
-   * WASM the host gives the instance these files, 256 KB each, 1 MB in all,
-   * never the manifest; under node they are the files of the folder). Any
-   * other file, a subfolder included (data/words.txt), is read through
-   * files/read and comes as a promise of its text, as readFile gives it.
+   * @deprecated A file other than a root JSON file: read it with
+   * `await p.readFile(path)`, the one way; this overload gives the same
+   * promise, for plugins written before (a path with "/" is never a root file, so data/x.json is read this way too).
    */
   file(path: `${string}/${string}`): Promise<string>;
+  /**
+   * A JSON file at the plugin's root (rules.json), parsed, synchronously:
+   * usable at the top of the module. It is read with readFileSync of
+   * node:fs (in WASM the host gives the instance these files, 256 KB each,
+   * 1 MB in all, never the manifest; under node they are the files of the
+   * folder). Read any other file with `await p.readFile(path)`.
+   */
   file<T = unknown>(name: `${string}.json`): T;
+  /** @deprecated Read a file other than a root JSON file with `await p.readFile(path)`. */
   file(path: string): Promise<string>;
   file<T = unknown>(path: string): T | Promise<string> {
     if (isRootJSON(path)) return JSON.parse(this.fileText(path)) as T;
@@ -361,10 +366,25 @@ export class Plugin {
       const r = (await this.call("net/fetch", params)) as FetchResult;
       return { ...r, headers: lowerHeaders(r.headers) };
     } catch (e) {
+      if (overFetchBound(e)) return this.streamed(params);
       const hasFetch = typeof (globalThis as { fetch?: unknown }).fetch === "function";
       if (e instanceof RpcError && e.code === codes.MethodNotFound && hasFetch) return localFetch(params, this.fetchLimits);
       throw e;
     }
+  }
+
+  /**
+   * A fetch whose body is past what a net/fetch answer carries (4 MiB),
+   * made again through net/stream and gathered, in net/fetch's shape.
+   */
+  private async streamed(params: FetchParams): Promise<FetchResult> {
+    const conn = this.conn;
+    if (!conn) throw new NotConnectedError("net/stream");
+    const head = await this.call("net/stream", params);
+    // The answer's task ends before the next line is read: no chunk comes
+    // before the body is listening.
+    const bytes = await conn.streamBody(head.stream);
+    return { status: head.status, headers: lowerHeaders(head.headers), ...encodeBody(bytes) };
   }
 
   /** Calls fn once after ms milliseconds (timer/set in WASM, setTimeout under node). */
@@ -427,7 +447,7 @@ function checkRootFile(name: string): void {
     name.toLowerCase() !== "escouade-plugin.json";
   if (!ok) {
     throw new TypeError(
-      `file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with file or readFile`,
+      `file(${JSON.stringify(name)}): only a JSON file at the plugin's root, other than the manifest; read other files with await p.readFile(path)`,
     );
   }
 }
@@ -470,6 +490,8 @@ class Connection {
   /** Called once no answer is under way, while stopping. */
   private drained: (() => void) | undefined;
   private notes: Promise<void> = Promise.resolve();
+  /** The bodies of p.fetch's net/stream, by stream. */
+  private readonly bodies = new Map<number, StreamedBody>();
   private readonly controller: AbortController | undefined;
   /** The controller's signal, read once: every call's context carries it. */
   private readonly signal: AbortSignalLike | undefined;
@@ -550,7 +572,7 @@ class Connection {
   }
 
   private traceError(e: unknown): void {
-    this.io.trace(`sdk: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    this.io.trace(`sdk: ${describeError(e)}`);
   }
 
   private item(it: Item): Answer {
@@ -597,7 +619,7 @@ class Connection {
 
   private failure(m: Message, id: string, e: unknown): string {
     if (!(e instanceof RpcError)) {
-      this.io.trace(`sdk: ${m.method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      this.io.trace(`sdk: ${m.method} failed: ${describeError(e)}`);
     }
     return encodeError(id, toWireError(e));
   }
@@ -658,6 +680,7 @@ class Connection {
       this.timers.fired(m.params);
       return;
     }
+    if ((method === "net/chunk" || method === "net/end") && this.streamNote(method, m.params)) return;
     if (method === "shutdown") {
       this.stop();
       return;
@@ -670,9 +693,29 @@ class Connection {
       try {
         await fn(m.params, this.ctx(method, undefined));
       } catch (e) {
-        this.io.trace(`sdk: ${method} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        this.io.trace(`sdk: ${method} failed: ${describeError(e)}`);
       }
     });
+  }
+
+  /** The body of the stream, once its net/end comes. */
+  streamBody(stream: number): Promise<Uint8Array> {
+    const body = new StreamedBody();
+    this.bodies.set(stream, body);
+    return body.done;
+  }
+
+  /** Takes a net/chunk or net/end of p.fetch's streams; others go to the plugin's handlers. */
+  private streamNote(method: string, params: unknown): boolean {
+    const p = (params ?? {}) as { stream?: unknown; data?: unknown; bodyEncoding?: unknown; error?: unknown };
+    const body = typeof p.stream === "number" ? this.bodies.get(p.stream) : undefined;
+    if (!body) return false;
+    if (method === "net/chunk") body.chunk(p);
+    else {
+      this.bodies.delete(p.stream as number);
+      body.end(p);
+    }
+    return true;
   }
 
   /** An answer of the host to one of the plugin's calls. */

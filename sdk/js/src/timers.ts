@@ -2,7 +2,7 @@
 // and timer/fired (docs/protocol.md#timer), since an instance does not run between
 // turns and only the host can wake it.
 
-import { codes, RpcError } from "./errors.js";
+import { codes, describeError, RpcError } from "./errors.js";
 import type { TimerRef } from "../types/protocol.js";
 
 /** A timer of the SDK; pass it to clearTimer. */
@@ -190,6 +190,6 @@ function runTimer(fn: () => void, trace: Trace): void {
   try {
     fn();
   } catch (e) {
-    trace(`sdk: a timer's function threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    trace(`sdk: a timer's function threw: ${describeError(e)}`);
   }
 }

@@ -106,11 +106,13 @@ test("the command builds, checks and says what it did", async () => {
   assert.equal(await main([dir, "--bogus"], out, err), 2);
 });
 
-test("the committed bundle of examples/hello-js is what the build makes", async () => {
-  const out = sink();
-  const err = sink();
-  const code = await main(["--check", join(here, "..", "..", "..", "examples", "hello-js")], out, err);
-  assert.equal(code, 0, err.text + " (run examples/hello-js/build.sh and commit dist/plugin.mjs)");
+test("the committed bundles and maps of examples/hello-js and of tests/hardening/testdata/ts-throws are what the build makes", async () => {
+  for (const dir of [["examples", "hello-js"], ["tests", "hardening", "testdata", "ts-throws"]]) {
+    const out = sink();
+    const err = sink();
+    const code = await main(["--check", join(here, "..", "..", "..", ...dir)], out, err);
+    assert.equal(code, 0, err.text + ` (rebuild ${dir.join("/")} with the SDK's build and commit its dist/)`);
+  }
 });
 
 test("the bundle runs under node as a process: exact ids, a host call answered, shutdown then exit", async () => {
@@ -156,3 +158,44 @@ function sink() {
     },
   };
 }
+
+test("the build writes a source map beside the bundle, naming the plugin's sources and the SDK's where an install puts them", async () => {
+  const dir = plugin({ "escouade-plugin.json": manifest({ js: "dist/plugin.mjs" }), "src/plugin.ts": source, "rules.json": "{}" });
+  const r = await build({ dir });
+  assert.ok(r.text.endsWith("//# sourceMappingURL=plugin.mjs.map\n"), r.text.slice(-80));
+  const map = JSON.parse(readFileSync(join(dir, "dist/plugin.mjs.map"), "utf8"));
+  assert.equal(map.version, 3);
+  assert.ok(map.sources.includes("../src/plugin.ts"), map.sources.join(" "));
+  assert.ok(map.sources.includes("../node_modules/@escouade-dev/plugin/dist/plugin.js"), map.sources.join(" "));
+  assert.ok(map.sources.every((s) => !s.includes(tmpdir()) && !s.includes("/sdk/js/")), map.sources.join(" "));
+  assert.equal(map.sourcesContent, undefined, "the map carries no source text");
+
+  await build({ dir, sourcemap: false });
+  assert.throws(() => readFileSync(join(dir, "dist/plugin.mjs.map")), /ENOENT/, "a build without a map removes the earlier one");
+});
+
+test("a type error stops the build, at its line; --no-typecheck bundles anyway", async () => {
+  const bad = `import { Plugin } from "@escouade-dev/plugin";\nconst p = new Plugin();\np.method("t/read", () => p.readFile(123 as number));\np.run();\n`;
+  const dir = plugin({ "src/plugin.ts": bad });
+  await assert.rejects(bundle({ dir }), (e) => e instanceof BuildError && /^src\/plugin\.ts:3:37: TS2345: Argument of type 'number'/m.test(e.message), "the type error");
+  const out = sink();
+  const err = sink();
+  assert.equal(await main([dir], out, err), 1);
+  assert.match(err.text, /type errors \(fix them, or build with --no-typecheck\)/);
+  assert.equal(await main([dir, "--no-typecheck"], out, err), 0);
+
+  // The plugin's tsconfig.json is its author's: its options are used.
+  const loose = plugin({ "src/plugin.ts": `function f(x) { return x; }\nf(1);\n`, "tsconfig.json": `{"compilerOptions": {"strict": false, "noEmit": true}, "include": ["src"]}` });
+  await bundle({ dir: loose });
+  const strict = plugin({ "src/plugin.ts": `function f(x) { return x; }\nf(1);\n` });
+  await assert.rejects(bundle({ dir: strict }), /src\/plugin\.ts:1:12: TS7006/);
+});
+
+test("the command counts the bundle's bytes, not its characters", async () => {
+  const dir = plugin({ "src/plugin.ts": `console.log("héllo wörld ✓");\n` });
+  const out = sink();
+  assert.equal(await main([dir], out, sink()), 0);
+  const onDisk = readFileSync(join(dir, "dist/plugin.mjs"));
+  assert.notEqual(onDisk.length, onDisk.toString("utf8").length, "the bundle has characters of more than one byte");
+  assert.match(out.text, new RegExp(`\\(${onDisk.length} bytes\\)`));
+});

@@ -301,3 +301,13 @@ test("p.file reads a file of a subfolder through files/read, and a root JSON fil
   h.reply(g, "n");
   assert.deepEqual(JSON.parse(await h.answer("6")).result, { words: "bonjour hello\n", notes: "n" });
 });
+
+test("a trace of an exception says what was thrown even when the stack holds frames only (the run.js engine's)", async () => {
+  const { describeError } = await import("../dist/errors.js");
+  const e = new Error("boom");
+  e.stack = "    at f (file:///plugin/dist/plugin.mjs:3:9)\n";
+  assert.equal(describeError(e), "Error: boom\n    at f (file:///plugin/dist/plugin.mjs:3:9)");
+  const node = new Error("bang");
+  assert.equal(describeError(node), node.stack);
+  assert.equal(describeError("text"), "text");
+});

@@ -130,3 +130,46 @@ test("fetch goes through net/fetch, and its refusal keeps its code", async () =>
   h.replyError(await h.request("net/fetch"), -32003, "The plugin may not reach it", { reason: "example.org is not in permissions.network" });
   assert.deepEqual(JSON.parse(await h.answer("2")).result, { code: -32003, reason: "example.org is not in permissions.network" });
 });
+
+/** Resolves once the promise jobs of the line just sent have run. */
+const lineDone = () => new Promise((resolve) => setImmediate(resolve));
+
+test("a body past what net/fetch carries is read through net/stream, in net/fetch's shape", async () => {
+  const h = new FakeHost({ runtime: "wasm" });
+  h.plugin.method("t/big", async (p, ctx) => {
+    const r = await ctx.plugin.fetch(p.url).catch((e) => ({ code: e.code, reason: e.reason }));
+    return r.body === undefined ? r : { status: r.status, type: r.headers["content-type"], encoding: r.bodyEncoding, size: r.body.length, head: r.body.slice(0, 8) };
+  });
+  h.start();
+  const over = { reason: "https://files.example.com/big: the body is over the 4194304 bytes a net/fetch answer carries (limits.netMaxBytes 16777216 holds for net/stream): read it through net/stream" };
+
+  // 10 MiB of text in chunks of 32 KiB.
+  h.call(1, "t/big", { url: "https://files.example.com/big" });
+  h.replyError(await h.request("net/fetch"), -32004, "The request failed on the way.", over);
+  const stream = await h.request("net/stream");
+  assert.deepEqual(stream.params, { url: "https://files.example.com/big" });
+  h.reply(stream, { stream: 3, status: 200, headers: { "Content-Type": "text/plain" } });
+  await lineDone(); // the engine runs each stdin line as a task, its promise jobs after it
+  const chunk = "abcdefgh".repeat(4096);
+  for (let i = 0; i < 320; i++) h.send({ jsonrpc: "2.0", method: "net/chunk", params: { stream: 3, data: chunk, bodyEncoding: "utf8" } });
+  h.send({ jsonrpc: "2.0", method: "net/end", params: { stream: 3 } });
+  assert.deepEqual(JSON.parse(await h.answer("1")).result, { status: 200, type: "text/plain", encoding: "utf8", size: 10 << 20, head: "abcdefgh" });
+
+  // Bytes that are not UTF-8 come back in base64; an end with an error fails the fetch.
+  h.call(2, "t/big", { url: "https://files.example.com/bin" });
+  h.replyError(await h.request("net/fetch"), -32004, "The request failed on the way.", over);
+  const bin = await h.request("net/stream");
+  h.reply(bin, { stream: 4, status: 200, headers: {} });
+  await lineDone();
+  h.send({ jsonrpc: "2.0", method: "net/chunk", params: { stream: 4, data: "//79", bodyEncoding: "base64" } });
+  h.send({ jsonrpc: "2.0", method: "net/end", params: { stream: 4 } });
+  assert.deepEqual(JSON.parse(await h.answer("2")).result, { status: 200, encoding: "base64", size: 4, head: "//79" });
+
+  h.call(3, "t/big", { url: "https://files.example.com/huge" });
+  h.replyError(await h.request("net/fetch"), -32004, "The request failed on the way.", over);
+  const huge = await h.request("net/stream");
+  h.reply(huge, { stream: 5, status: 200, headers: {} });
+  await lineDone();
+  h.send({ jsonrpc: "2.0", method: "net/end", params: { stream: 5, error: "https://files.example.com/huge: the body is over the limit of 16777216 bytes" } });
+  assert.deepEqual(JSON.parse(await h.answer("3")).result, { code: -32004, reason: "https://files.example.com/huge: the body is over the limit of 16777216 bytes" });
+});

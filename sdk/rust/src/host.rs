@@ -290,11 +290,27 @@ impl Host {
     /// net/fetch, the kit's HTTP client: an https request to a host of
     /// permissions.network, through the host. A redirect is not followed.
     /// Refused with -32003 (another host, plain http, a local address) or
-    /// -32004 (timed out, too large, unreachable, TLS).
+    /// -32004 (timed out, too large, unreachable, TLS). A body past the
+    /// 4 MiB a net/fetch answer carries is read through net/stream, up to
+    /// the manifest's `limits.netMaxBytes`: the request is then made twice.
     pub async fn fetch(&self, req: Request) -> Result<Response, Error> {
-        let r: proto::FetchResult = self.call_as(proto::METHOD_NET_FETCH, req.params(), "a fetch result").await?;
+        let r: proto::FetchResult = match self.call_as(proto::METHOD_NET_FETCH, req.params(), "a fetch result").await {
+            Err(e) if over_fetch_bound(&e) => return self.fetch_streamed(req).await,
+            other => other?,
+        };
         let body = decode_body(proto::METHOD_NET_FETCH, &r.body, &r.body_encoding)?;
         Ok(Response { status: r.status as u16, headers: r.headers, body })
+    }
+
+    /// The request of [`Host::fetch`] through net/stream, its chunks
+    /// gathered; the host bounds their sum by `limits.netMaxBytes`.
+    async fn fetch_streamed(&self, req: Request) -> Result<Response, Error> {
+        let mut s = self.stream(req).await?;
+        let mut body = Vec::new();
+        while let Some(chunk) = s.next().await? {
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Response { status: s.status, headers: std::mem::take(&mut s.headers), body })
     }
 
     /// net/stream: the request of [`Host::fetch`], answered as soon as the
@@ -448,6 +464,12 @@ impl Response {
     pub fn text(&self) -> String {
         String::from_utf8_lossy(&self.body).into_owned()
     }
+}
+
+/// Whether net/fetch refused an answer for its 4 MiB bound, naming
+/// net/stream as the way (docs/protocol.md#fetch-bounds).
+fn over_fetch_bound(e: &Error) -> bool {
+    e.code() == proto::CODE_FAILED && e.reason().contains("read it through net/stream")
 }
 
 fn decode_body(method: &str, body: &str, encoding: &BodyEncoding) -> Result<Vec<u8>, Error> {

@@ -211,6 +211,35 @@ fn fetch_decodes_the_body() {
 }
 
 #[test]
+fn fetch_reads_a_body_past_4_mib_through_net_stream() {
+    let mut s = started();
+    turn(&mut s, &[r#"{"jsonrpc":"2.0","id":10,"method":"t/fetch"}"#]);
+    let refusal = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32004,"message":"The request failed on the way.","data":{"reason":"https://example.org/: the body is over the 4194304 bytes a net/fetch answer carries (limits.netMaxBytes 16777216 holds for net/stream): read it through net/stream"}}}"#;
+    let out = turn(&mut s, &[refusal]);
+    assert_eq!(out, vec![r#"{"jsonrpc":"2.0","id":2,"method":"net/stream","params":{"url":"https://example.org/"}}"#]);
+    // 10 MiB in chunks of 32 KiB, the first two coming with the answer.
+    let chunk = format!(r#"{{"jsonrpc":"2.0","method":"net/chunk","params":{{"stream":6,"data":"{}","bodyEncoding":"utf8"}}}}"#, "x".repeat(32 << 10));
+    let head = r#"{"jsonrpc":"2.0","id":2,"result":{"stream":6,"status":200,"headers":{"Content-Type":"text/plain"}}}"#;
+    assert!(turn(&mut s, &[head, &chunk, &chunk]).is_empty());
+    for _ in 2..320 {
+        assert!(turn(&mut s, &[&chunk]).is_empty());
+    }
+    let out = turn(&mut s, &[r#"{"jsonrpc":"2.0","method":"net/end","params":{"stream":6}}"#]);
+    assert_eq!(out.len(), 1);
+    let answer: Value = serde_json::from_str(&out[0]).unwrap();
+    assert_eq!(answer["result"]["status"], 200);
+    assert_eq!(answer["result"]["body"].as_str().map(str::len), Some(10 << 20));
+
+    // A body past limits.netMaxBytes ends the stream with the host's reason.
+    turn(&mut s, &[r#"{"jsonrpc":"2.0","id":11,"method":"t/fetch"}"#]);
+    turn(&mut s, &[&refusal.replace(r#""id":1"#, r#""id":3"#)]);
+    turn(&mut s, &[r#"{"jsonrpc":"2.0","id":4,"result":{"stream":7,"status":200,"headers":{}}}"#]);
+    let out = turn(&mut s, &[r#"{"jsonrpc":"2.0","method":"net/end","params":{"stream":7,"error":"https://example.org/: the body is over the limit of 16777216 bytes"}}"#]);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].contains(r#""code":-32004"#) && out[0].contains("over the limit of 16777216 bytes"), "{}", out[0]);
+}
+
+#[test]
 fn a_stream_reads_its_chunks_to_the_end() {
     let mut s = started();
     turn(&mut s, &[r#"{"jsonrpc":"2.0","id":11,"method":"t/stream"}"#]);
