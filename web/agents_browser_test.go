@@ -84,7 +84,7 @@ const conversationScript = `{
         { "text": "Edited." }
       ],
       "usage": { "inputTokens": 100, "outputTokens": 20, "totalTokens": 120 } },
-    { "steps": [{ "text": "working on it" }, { "waitCancel": true }], "onCancel": "honour" },
+    { "steps": [{ "update": { "sessionUpdate": "usage_update", "used": 5000, "size": 200000 } }, { "text": "working on it" }, { "waitCancel": true }], "onCancel": "honour" },
     { "steps": [
         { "text": "Which colour?\n<escouade_question>{\"questions\":[{\"question\":\"Colour?\",\"options\":[\"red\",\"blue\"],\"multiSelect\":false}]}</escouade_question>" }
       ] },
@@ -222,7 +222,8 @@ func TestBrowserAgentConversation(t *testing.T) {
 		inLog("working on it"),
 		waitText("Working"),
 		click("button", "Cancel"),
-		inLog("End of turn (cancelled)"),
+		// No tokens per turn, only its context's size (Codex): said so.
+		inLog("End of turn (cancelled), 5000 tokens in its context"),
 		prompt("ask me"),
 		waitVisible("group", "Question"),
 		click("radio", "blue"),

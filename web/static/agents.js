@@ -394,7 +394,10 @@
 
   function turn(it) {
     var text = "— " + T.tTurn + " (" + it.stopReason + ")";
-    if (it.usage) text += ", " + T.tTokens.replace("%d", it.usage.inputTokens).replace("%d", it.usage.outputTokens);
+    // An agent that counts no tokens per turn (Codex) gives the size of
+    // its context instead: said as such, never as "0 in, 0 out".
+    if (it.usage && it.usage.fromContext) text += ", " + T.tContextTokens.replace("%d", it.usage.totalTokens);
+    else if (it.usage) text += ", " + T.tTokens.replace("%d", it.usage.inputTokens).replace("%d", it.usage.outputTokens);
     add(el("li", "item turn", text));
   }
 
