@@ -155,10 +155,14 @@ func (s *Server) agentRowOf(st harness.AgentState) agentRow {
 
 // absentFix says why an agent's harness is absent in the view's words and
 // links to where the view brings it back: its plugin's page, whose Enable
-// switches it on again, or the Plugins page to install it. The ACP
-// harness itself has no switch in the view: its reason keeps the command.
+// switches it on again, or the Plugins page to install it; the ACP
+// harness itself, switched off, to its row in the Plugins list.
 func (s *Server) absentFix(v *agentStateView, plugin string) {
-	if on, err := harness.ACPEnabled(s.home); err != nil || !on {
+	if on, err := harness.ACPEnabled(s.home); err != nil {
+		return
+	} else if !on {
+		v.Reason = tr(s.lang, "agent.absent.acp", harness.ACPPluginID)
+		v.Fix, v.FixLabel = "/#plugin-"+harness.ACPPluginID, tr(s.lang, "agent.absent.enable", harness.ACPPluginID)
 		return
 	}
 	reg, err := registry.Open(s.home)

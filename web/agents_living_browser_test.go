@@ -274,6 +274,26 @@ func TestBrowserAgentAbsentLinksToEnable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The ACP harness itself switched off: its row in the Plugins list,
+	// whose Enable brings every described harness back.
+	err = chromedp.Do(ctx,
+		chromedp.Navigate(v.base+"/"),
+		waitVisible("button", "Disable ACP harness"),
+		click("button", "Disable ACP harness"),
+		waitVisible("button", "Enable ACP harness"),
+		chromedp.Navigate(v.base+"/agents/agent-1"),
+		waitText("the ACP harness dev.escouade.acp is disabled"),
+		click("link", "Enable dev.escouade.acp in Plugins"),
+		waitJS(`() => location.hash === "#plugin-dev.escouade.acp" && !!document.getElementById("plugin-dev.escouade.acp")`),
+		click("button", "Enable ACP harness"),
+		waitVisible("button", "Disable ACP harness"),
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page := bodyText(t, ctx); strings.Contains(page, "escouade-plugin enable") {
+		t.Errorf("the Plugins list gives a command line:\n%s", page)
+	}
 }
 
 // The Plugins and Agents pages share one header, the current section
