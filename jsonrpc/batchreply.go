@@ -52,6 +52,7 @@ func (c *Conn) serveBatch(items []Item, lineBytes int) {
 	first := len(reply.answers)
 	reply.answers = append(reply.answers, make([]Message, len(requests))...)
 	oweds := make([]owed, len(requests)) // one allocation for the batch
+	reply.oweds = oweds
 	for k, m := range requests {
 		o := &oweds[k]
 		*o = owed{id: m.ID, method: m.Method, reply: reply, index: first + k}
@@ -95,7 +96,8 @@ func (c *Conn) tooLongSize(id ID) int {
 type batchReply struct {
 	conn    *Conn
 	answers []Message
-	limit   int64 // the longest line
+	oweds   []owed // its requests, whose AnswerSent hooks follow the array
+	limit   int64  // the longest line
 	// used is the size of the answer line so far: the answers recorded,
 	// and for each request still unanswered the room its too-long error
 	// would take.
@@ -109,7 +111,7 @@ type batchReply struct {
 // request's slot, all under one lock; the last answer sends the array. An
 // answer that would make the line pass the limit is replaced by the error
 // naming it, whose room was kept.
-func (b *batchReply) record(o *owed, answer Message) {
+func (b *batchReply) record(o *owed, answer Message, sent func()) {
 	c := b.conn
 	size := int64(answerSize(&answer))
 	kept := int64(c.tooLongSize(answer.ID))
@@ -131,6 +133,9 @@ func (b *batchReply) record(o *owed, answer Message) {
 		if fits {
 			b.used.Add(kept - size) // give the room back
 		}
+		if sent != nil {
+			sent()
+		}
 		return
 	}
 	if !fits {
@@ -138,6 +143,7 @@ func (b *batchReply) record(o *owed, answer Message) {
 		answer = Message{ID: answer.ID, Error: c.tooLongError()}
 	}
 	b.answers[o.index] = answer
+	o.sent = sent // called once the array is written (done)
 	b.held.Add(size)
 	b.done()
 }
@@ -164,6 +170,11 @@ func (b *batchReply) done() {
 	c := b.conn
 	if err := c.out.writeArray(b.answers); err != nil {
 		c.sendFailed(err)
+	}
+	for i := range b.oweds {
+		if sent := b.oweds[i].sent; sent != nil {
+			sent()
+		}
 	}
 	released := b.held.Load() + b.lineBytes
 	c.state.update(func(s *connState) { s.held -= released })

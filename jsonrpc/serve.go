@@ -39,6 +39,9 @@ type owed struct {
 	// was given back: it then counts among those answered later.
 	later bool
 	next  *owed // the next request in service under the same id
+	// sent is the AnswerSent of a batch member's result, called once the
+	// batch's answer is written.
+	sent func()
 }
 
 // owe records a request being served, its slot already counted; s.mu is
@@ -96,12 +99,12 @@ func (s *connState) dropOwed() {
 // serveOwed serves a request, alone on its line or a member of a batch,
 // and writes or records its answer, unless the handler answers later.
 func (c *Conn) serveOwed(o *owed, m *Message) {
-	answer, async := c.answer(m)
-	if async {
+	result, err := c.handle(m)
+	if errors.Is(err, ErrAsyncResponse) {
 		c.handOff(o)
 		return
 	}
-	c.finish(o, answer)
+	c.finish(o, response(m.ID, result, err), sentHook(result))
 }
 
 // handOff gives back the slot and the line's bytes of a request whose
@@ -134,16 +137,6 @@ func (s *connState) release(o *owed) {
 	s.serving--
 }
 
-// answer runs the handler for a request and builds its response; async
-// reports that the handler answers later through Respond.
-func (c *Conn) answer(m *Message) (answer Message, async bool) {
-	result, err := c.handle(m)
-	if errors.Is(err, ErrAsyncResponse) {
-		return Message{}, true
-	}
-	return response(m.ID, result, err), false
-}
-
 // response builds the answer under id to a handler's result or error.
 func response(id ID, result any, err error) Message {
 	if err != nil {
@@ -174,10 +167,13 @@ func (c *Conn) handle(m *Message) (result any, err error) {
 // finish sends the answer to a request still owed: on its own line, or
 // into its batch's answer. An answer to a request already answered, or
 // dropped by Close, is dropped too.
-func (c *Conn) finish(o *owed, answer Message) {
+func (c *Conn) finish(o *owed, answer Message, sent func()) {
 	if o.reply != nil {
-		o.reply.record(o, answer)
+		o.reply.record(o, answer, sent)
 		return
+	}
+	if sent != nil {
+		defer sent()
 	}
 	size := int64(answerSize(&answer))
 	var fresh bool
@@ -250,6 +246,25 @@ func (c *Conn) Respond(id ID, result any, err error) error {
 	case o == nil:
 		return fmt.Errorf("%w: %s", ErrNotOwed, id)
 	}
-	c.finish(o, response(id, result, err))
+	c.finish(o, response(id, result, err), sentHook(result))
+	return nil
+}
+
+// AnswerSent is a result that is told when the line holding its answer
+// has been written (or will never be: dropped, or the write failed). A
+// handler whose notifications must follow its answer on the wire (a
+// stream's chunks after the answer that names the stream) waits for it:
+// the answer is encoded before the line is written, and a batch's answer
+// is written only once its every member is answered.
+type AnswerSent interface {
+	AnswerSent()
+}
+
+// sentHook is what to call once result's answer is written: its
+// AnswerSent, or nil.
+func sentHook(result any) func() {
+	if r, ok := result.(AnswerSent); ok {
+		return r.AnswerSent
+	}
 	return nil
 }

@@ -65,7 +65,7 @@ func (s *Service) stream(ctx context.Context, params json.RawMessage) (any, erro
 	}
 	answer := newStreamAnswer(proto.StreamResult{Stream: id, Status: int64(resp.StatusCode), Headers: answerHeaders(resp.Header, decoded)})
 	s.wg.Go(func() {
-		// The first chunk waits for the answer to be on its way, so the
+		// The first chunk waits for the answer to be written, so the
 		// plugin learns the stream's id before its data.
 		select {
 		case <-answer.sent:
@@ -76,8 +76,11 @@ func (s *Service) stream(ctx context.Context, params json.RawMessage) (any, erro
 	return answer, nil
 }
 
-// streamAnswer is net/stream's answer. The connection marshals it just
-// before writing it: that opens the way for the stream's notifications.
+// streamAnswer is net/stream's answer. The connection tells it once the
+// line holding it is written (jsonrpc.AnswerSent): that opens the way for
+// the stream's notifications. (Told when it is encoded, a chunk could
+// overtake it: the answer is encoded before its line is written, and a
+// batch's answer waits for its every member.)
 type streamAnswer struct {
 	result proto.StreamResult
 	sent   chan struct{}
@@ -88,10 +91,10 @@ func newStreamAnswer(r proto.StreamResult) streamAnswer {
 	return streamAnswer{result: r, sent: make(chan struct{}), once: &sync.Once{}}
 }
 
-func (a streamAnswer) MarshalJSON() ([]byte, error) {
-	a.once.Do(func() { close(a.sent) })
-	return json.Marshal(a.result)
-}
+func (a streamAnswer) MarshalJSON() ([]byte, error) { return json.Marshal(a.result) }
+
+// AnswerSent opens the way for the stream's chunks.
+func (a streamAnswer) AnswerSent() { a.once.Do(func() { close(a.sent) }) }
 
 // streamFailure is failure with the stream's time limit, which is on
 // silence rather than on the whole request.

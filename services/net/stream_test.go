@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 	"github.com/google/go-cmp/cmp"
@@ -35,10 +36,14 @@ func openStream(t *testing.T, s *Service, url string) proto.StreamResult {
 	if err != nil {
 		t.Fatalf("net/stream: %v", err)
 	}
-	// As the connection does: the answer is marshalled, then written.
+	// As the connection does: the answer is marshalled, written, then
+	// told it was (jsonrpc.AnswerSent), which lets the chunks go.
 	raw, err := json.Marshal(got)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if sent, ok := got.(jsonrpc.AnswerSent); ok {
+		sent.AnswerSent()
 	}
 	var r proto.StreamResult
 	if err := json.Unmarshal(raw, &r); err != nil {
@@ -173,7 +178,9 @@ func TestCloseEndsStreams(t *testing.T) {
 }
 
 // TestStreamWaitsForItsAnswer: no chunk goes out before the answer that
-// names the stream is marshalled for writing.
+// names the stream is written (the connection says so through
+// jsonrpc.AnswerSent): not when it is only encoded, which a batch's answer
+// or a busy writer may follow by a while.
 func TestStreamWaitsForItsAnswer(t *testing.T) {
 	next := make(chan string, 1)
 	next <- "early"
@@ -195,6 +202,12 @@ func TestStreamWaitsForItsAnswer(t *testing.T) {
 	if _, err := json.Marshal(got); err != nil {
 		t.Fatal(err)
 	}
+	select {
+	case <-got.(streamAnswer).sent:
+		t.Fatal("encoding the answer let the chunks go, before it was written")
+	default:
+	}
+	got.(jsonrpc.AnswerSent).AnswerSent()
 	if n := peer.next(t); n.Method != "net/chunk" {
 		t.Errorf("got %s, want net/chunk", n.Method)
 	}

@@ -77,7 +77,7 @@ func replayRefused(t *testing.T, home, dir, id, want, marker string) {
 		t.Fatalf("Restart: %d %s", status, body)
 	}
 	page := v.waitPage(t, "/plugins/"+id, "Stopped")
-	if !strings.Contains(page, "the folder changed since it was installed") || !strings.Contains(page, want) {
+	if !strings.Contains(page, "Its folder changed since you installed it") || !strings.Contains(page, want) {
 		t.Errorf("the plugin's page does not say what changed (%q)", want)
 	}
 	if _, err := os.Stat(marker); err == nil {

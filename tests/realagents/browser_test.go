@@ -116,7 +116,7 @@ func runInPage(t *testing.T, ctx context.Context, a realAgent, cwd string) {
 		}
 	}
 	err = chromedp.Do(ctx,
-		evalVoid(`[...`+lastCard+`.querySelectorAll("button")].find((b) => b.textContent === "Allow").click()`),
+		evalVoid(`[...`+lastCard+`.querySelectorAll("button")].find((b) => (b.getAttribute("aria-label") || b.textContent) === "Allow").click()`),
 		waitJS(`() => document.body.innerText.split("End of turn (end_turn)").length === 3`),
 	)
 	if err != nil {
