@@ -29,8 +29,11 @@ func newOSPeer(t *testing.T, opts Options) *osPeer {
 	}
 	p := &osPeer{conn: NewConn(connIn, connOut, opts), toConn: toConn, lines: NewLineReader(fromConn, 0)}
 	t.Cleanup(func() {
-		p.conn.Close()
+		// The peer's end first: a read under way ends at the end of the
+		// pipe. (Closing the end being read while a read waits is not
+		// interrupted everywhere: wine waits for the read.)
 		toConn.Close()
+		p.conn.Close()
 		connOut.Close()
 		p.conn.Wait()
 		fromConn.Close()
