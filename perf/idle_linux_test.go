@@ -101,7 +101,7 @@ func rssOf(pid int) int64 {
 	return 0
 }
 
-// children are the processes whose parent is this one.
+// children are the processes whose parent is this one, but the watchdog.
 func children() []int {
 	entries, _ := os.ReadDir("/proc")
 	var pids []int
@@ -110,11 +110,18 @@ func children() []int {
 		if err != nil {
 			continue
 		}
-		if stat := procStat(pid); len(stat) > 1 && stat[1] == strconv.Itoa(os.Getpid()) {
+		if stat := procStat(pid); len(stat) > 1 && stat[1] == strconv.Itoa(os.Getpid()) && !watchdog(pid) {
 			pids = append(pids, pid)
 		}
 	}
 	return pids
+}
+
+// watchdog reports whether pid is the host's process watchdog (one per
+// host, whatever its plugins: host/process), which is no plugin's cost.
+func watchdog(pid int) bool {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	return strings.Contains(string(b), "--escouade-process-watchdog")
 }
 
 // procStat is /proc/pid/stat's fields after the command's name.
