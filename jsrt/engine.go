@@ -101,7 +101,7 @@ func readBundle(m *manifest.Manifest) (src []byte, rel string, err error) {
 	if m == nil || m.Run == nil || m.Run.JS == "" {
 		return nil, "", errors.New("the manifest names no run.js bundle")
 	}
-	rel = path.Clean(filepath.ToSlash(m.Run.JS))
+	rel = m.Run.BundlePath()
 	if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
 		return nil, "", fmt.Errorf("run.js %q is not inside the plugin's folder", m.Run.JS)
 	}

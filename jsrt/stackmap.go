@@ -29,7 +29,7 @@ func (e *Engine) StackMapper(m *manifest.Manifest) func(line string) string {
 	if m == nil || m.Run == nil || m.Run.JS == "" {
 		return nil
 	}
-	rel := path.Clean(filepath.ToSlash(m.Run.JS))
+	rel := m.Run.BundlePath()
 	if path.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, "../") {
 		return nil
 	}

@@ -1,6 +1,10 @@
 package manifest
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"path"
+	"path/filepath"
+)
 
 // FileName is the name of the manifest at the root of a plugin folder.
 const FileName = "escouade-plugin.json"
@@ -68,6 +72,14 @@ func (r *Run) Kind() RunKind {
 		return RunWASM
 	}
 	return RunNone
+}
+
+// BundlePath is run.js as a path in the plugin's folder, cleaned and with
+// forward slashes: the one spelling the consent record keys the bundle's
+// digest by, the engine reads it by and its source map is found beside.
+// It may still climb out of the folder ("../x"): its readers refuse that.
+func (r *Run) BundlePath() string {
+	return path.Clean(filepath.ToSlash(r.JS))
 }
 
 // Permissions is what a plugin asks for (in the manifest) or was granted

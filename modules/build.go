@@ -84,7 +84,7 @@ func BuildOf(m *manifest.Manifest) Build {
 			b.sourceDir = filepath.Dir(filepath.Join(m.Dir, filepath.FromSlash(m.Run.WASM)))
 		}
 	case manifest.RunJS:
-		b.Output = path.Clean(filepath.ToSlash(m.Run.JS))
+		b.Output = m.Run.BundlePath()
 		if isRegular(filepath.Join(m.Dir, "package.json")) {
 			b.Kind, b.Line = BuildJSSDK, "cd "+m.Dir+" && "+SDKBuildLine
 		}

@@ -138,7 +138,7 @@ func programFiles(m *manifest.Manifest) ([]string, error) {
 	case manifest.RunWASM:
 		return []string{ModuleFile}, nil
 	case manifest.RunJS:
-		return []string{path.Clean(filepath.ToSlash(m.Run.JS))}, nil
+		return []string{m.Run.BundlePath()}, nil
 	case manifest.RunProcess:
 		var out []string
 		for _, arg := range m.Run.Command {

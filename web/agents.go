@@ -248,29 +248,27 @@ func (s *Server) postNewAgent(w http.ResponseWriter, r *http.Request) {
 // postAgentStop ends a running agent; it stays, Stopped, with its
 // conversation.
 func (s *Server) postAgentStop(w http.ResponseWriter, r *http.Request) {
-	st, ok := s.agent(w, r)
-	if !ok {
-		return
-	}
-	if err := s.ag.lib.Stop(context.WithoutCancel(r.Context()), st.ID); err != nil {
-		fail(w, http.StatusUnprocessableEntity, err.Error())
-		return
-	}
-	done(w, answer{Message: tr(s.lang, "agent.stopped", s.agentRowOf(st).Name)})
+	s.agentAction(w, r, s.ag.lib.Stop, "agent.stopped")
 }
 
 // postAgentDelete stops an agent and forgets it with its conversation
 // (harness.Agents.Delete); the list drops its row at the change.
 func (s *Server) postAgentDelete(w http.ResponseWriter, r *http.Request) {
+	s.agentAction(w, r, s.ag.lib.Delete, "agent.deleted")
+}
+
+// agentAction applies act to the request's agent and says it was done,
+// by the agent's name, with the text whose key is said.
+func (s *Server) agentAction(w http.ResponseWriter, r *http.Request, act func(context.Context, string) error, said string) {
 	st, ok := s.agent(w, r)
 	if !ok {
 		return
 	}
-	if err := s.ag.lib.Delete(context.WithoutCancel(r.Context()), st.ID); err != nil {
+	if err := act(context.WithoutCancel(r.Context()), st.ID); err != nil {
 		fail(w, http.StatusUnprocessableEntity, err.Error())
 		return
 	}
-	done(w, answer{Message: tr(s.lang, "agent.deleted", s.agentRowOf(st).Name)})
+	done(w, answer{Message: tr(s.lang, said, s.agentRowOf(st).Name)})
 }
 
 // agent is the agent of the request's path, or false once a 404 is sent.

@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"fmt"
 	"io/fs"
-	"path"
-	"path/filepath"
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/transport"
@@ -111,7 +109,7 @@ func (t *Transport) mounts(ctx context.Context, m *manifest.Manifest, g guest, m
 // between the check and the read. An engine that cannot say what it read
 // is refused as well.
 func heldToConsent(bundle fs.FS, m *manifest.Manifest, consented map[string]string) error {
-	rel := path.Clean(filepath.ToSlash(m.Run.JS))
+	rel := m.Run.BundlePath()
 	want, ok := consented[rel]
 	if !ok {
 		return nil

@@ -3,7 +3,6 @@ package wasm
 import (
 	"context"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -43,7 +42,7 @@ func TestLaunchHoldsTheBundleToItsCheckedDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel := path.Clean(m.Run.JS)
+	rel := m.Run.BundlePath()
 	for _, cache := range []string{"", t.TempDir()} {
 		tr := newTransport(t, Options{JS: jsrt.New(), CacheDir: cache})
 		_, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Program: map[string]string{rel: digest([]byte("what was checked"))}})

@@ -12,7 +12,6 @@ import (
 	"context"
 	"errors"
 	"runtime/debug"
-	"strings"
 
 	"github.com/samyfodil/wazy"
 	"github.com/samyfodil/wazy/api"
@@ -48,24 +47,18 @@ func runtimeVersion() string {
 		if dep.Path != runtimeModule {
 			continue
 		}
-		if r := dep.Replace; r != nil {
-			return versionName(r.Version, r.Sum)
+		if dep.Replace != nil {
+			dep = dep.Replace
 		}
-		return versionName(dep.Version, dep.Sum)
+		if dep.Version == "" {
+			// Replaced by a folder, which has no version: a build of a
+			// local runtime shares one cache folder, and who edits the
+			// runtime clears it.
+			return "local"
+		}
+		return dep.Version
 	}
 	return requiredVersion
-}
-
-// versionName is a version fit for a folder's name: a replacement by a
-// local folder has no version, and is named by its sum or "local".
-func versionName(version, sum string) string {
-	if version != "" {
-		return version
-	}
-	if sum != "" {
-		return "local-" + strings.NewReplacer("/", "_", "+", "-", "=", "").Replace(sum)
-	}
-	return "local"
 }
 
 // AlwaysChecks says that compiled code always checks, at function entries

@@ -24,15 +24,3 @@ func TestVersionIsTheRequiredRuntimes(t *testing.T) {
 	}
 	t.Fatalf("go.mod does not require %s", runtimeModule)
 }
-
-func TestVersionNameFitsAFolder(t *testing.T) {
-	for in, want := range map[[2]string]string{
-		{"v0.7.0", "h1:abc"}: "v0.7.0",
-		{"", "h1:a/b+c="}:    "local-h1:a_b-c",
-		{"", ""}:             "local",
-	} {
-		if got := versionName(in[0], in[1]); got != want {
-			t.Errorf("versionName%q = %q, want %q", in, got, want)
-		}
-	}
-}
