@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // step is one check of a running program. A failed ground step leaves

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // fakePlugin is a plugin played in-process, line by line: answer returns the

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/protocol"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // childrenRecheck is how long the children check waits before reading the

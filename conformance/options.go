@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // Defaults used where an Options field is left at its zero value.

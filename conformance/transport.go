@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // errNoTransport reports a program kind this bench was given no transport

@@ -19,7 +19,6 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/conformance"
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
@@ -30,6 +29,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/services"
 	netsvc "github.com/escouade-dev/escouade-plugin/services/net"
 	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
+	"github.com/escouade-dev/escouade-plugin/transport"
 	"github.com/google/go-cmp/cmp"
 )
 

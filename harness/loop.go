@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
-	"github.com/escouade-dev/escouade-plugin/host/process"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/process"
 )
 
 // loopState is what the loop keeps of the turn and of the agent's end.

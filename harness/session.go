@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
-	"github.com/escouade-dev/escouade-plugin/host/process"
 	"github.com/escouade-dev/escouade-plugin/internal/bqueue"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/process"
 )
 
 // ErrClosed reports a call on a session whose agent has ended.

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
+	"github.com/escouade-dev/escouade-plugin/transport"
 	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 

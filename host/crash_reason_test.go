@@ -8,8 +8,8 @@ import (
 	"testing/synctest"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // Every call of a turn that ran past its limit is answered "crashed" with

@@ -19,7 +19,7 @@
 // doing all of it.
 //
 // The supervisor speaks lines, never the OS: programs are started by the
-// transports of Options.Transports (package host/transport is the seam;
+// transports of Options.Transports (package transport is the seam;
 // package modules gives every run kind's), which the host owns and closes
 // with it. The seam says what ended a program in words any transport can
 // mean (it exited with a code, the host ended it, asked or forced, it

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/process"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/process"
 	"github.com/escouade-dev/escouade-plugin/registry"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // fakeManifest describes the test binary as a process plugin.

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // A log the plugin sends before its answer is in the journal when the

@@ -16,7 +16,7 @@ import (
 // ids in words any transport can mean (docs/ARCHITECTURE.md, the seam).
 var osWords = regexp.MustCompile(`(?i)process|signal|pid|sigterm|sigkill`)
 
-// The supervisor (package host) and the seam (host/transport) name no
+// The supervisor (package host) and the seam (transport) name no
 // process, signal or pid, in code or comments, and host does not import
 // the process transport: its callers give it (package modules).
 func TestTheSeamSpeaksNoProcessWords(t *testing.T) {
@@ -50,7 +50,7 @@ func checkNoOSWords(t *testing.T, file string) {
 		t.Fatal(err)
 	}
 	for _, imp := range parsed.Imports {
-		if path, _ := strconv.Unquote(imp.Path.Value); strings.HasSuffix(path, "/host/process") {
+		if path, _ := strconv.Unquote(imp.Path.Value); strings.HasSuffix(path, "/process") {
 			t.Errorf("%s imports %s: the host is given its transports", file, path)
 		}
 	}

@@ -4,10 +4,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/registry"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // AppVersion is the Escouade version this host stands for unless

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"testing/synctest"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/registry"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // A Restart sent while the plugin restarts after a crash stops the

@@ -8,12 +8,12 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/services"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // ServiceEnv is what a per-instance service is bound to: the plugin as it

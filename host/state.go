@@ -1,6 +1,6 @@
 package host
 
-import "github.com/escouade-dev/escouade-plugin/host/transport"
+import "github.com/escouade-dev/escouade-plugin/transport"
 
 // State is where a plugin stands.
 type State string

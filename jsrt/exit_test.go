@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/protocol"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 func TestExitOf(t *testing.T) {

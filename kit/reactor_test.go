@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
-	"github.com/escouade-dev/escouade-plugin/internal/reactortest"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/reactortest"
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/services"
 	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/internal/reactortest"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/reactortest"
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 )
 

@@ -4,17 +4,17 @@ import (
 	"context"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/process"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/process"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // The registry of run kinds: which transport runs each kind of program.
 // The host, the bench and the CLI all take theirs from here, so a kind is
 // run the same way wherever it runs.
 //
-//	run.command  a process (host/process), each stop step taking grace
+//	run.command  a process (process), each stop step taking grace
 //	run.wasm     a module on the WASM transport (host/wasm), behind the
 //	             app-version gate (Gate)
 //	run.js       the same transport, its JS engine running the bundle

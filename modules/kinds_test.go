@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // The registry gives every run kind a transport, run.wasm and run.js the

@@ -15,7 +15,6 @@ import (
 	"path/filepath"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -25,6 +24,7 @@ import (
 	netsvc "github.com/escouade-dev/escouade-plugin/services/net"
 	procsvc "github.com/escouade-dev/escouade-plugin/services/proc"
 	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // Options are the app's settings the module plugins depend on.

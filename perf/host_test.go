@@ -10,12 +10,12 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/host/process"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/process"
 	"github.com/escouade-dev/escouade-plugin/registry"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // closeWait bounds how long closing a host rig may take.

@@ -118,7 +118,7 @@ func children() []int {
 }
 
 // watchdog reports whether pid is the host's process watchdog (one per
-// host, whatever its plugins: host/process), which is no plugin's cost.
+// host, whatever its plugins: process), which is no plugin's cost.
 func watchdog(pid int) bool {
 	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
 	return strings.Contains(string(b), "--escouade-process-watchdog")

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/transport"
 	"github.com/evanw/esbuild/pkg/api"
 )
 

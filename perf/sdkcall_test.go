@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // BenchmarkSDKCall prices the JS SDK's per-call work inside the engine:

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/host/process"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/process"
 	"github.com/escouade-dev/escouade-plugin/registry"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // maxStartRatio is the target for starting a plugin: from the host's Add

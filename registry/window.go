@@ -5,9 +5,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/escouade-dev/escouade-plugin/host/process"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/process"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 

@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // BenchmarkListPage renders the list of 20 installed plugins, as each

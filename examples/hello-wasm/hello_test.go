@@ -16,15 +16,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/escouade-dev/escouade-plugin/host"
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
-	"github.com/escouade-dev/escouade-plugin/internal/reactortest"
+	"github.com/escouade-dev/escouade-plugin/host/wasm/reactortest"
 	"github.com/escouade-dev/escouade-plugin/internal/testutil"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/services"
 	timersvc "github.com/escouade-dev/escouade-plugin/services/timer"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // testTimeout bounds every wait of a test; building and compiling the

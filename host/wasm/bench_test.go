@@ -24,9 +24,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 var benchLine = []byte(`{"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"hello"}}` + "\n")

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // countingEngine is package jsrt's engine, counting the compiles the

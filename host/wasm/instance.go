@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // moduleInstance is an instantiated module (engine.Module).

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // plugin.wasm or version.json that is a named pipe, a link to a device or

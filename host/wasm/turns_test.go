@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // A reactor's turns: reads never block (an empty stdin reads EAGAIN), the

@@ -1,9 +1,9 @@
-// Package rustkit holds the source of the Rust kit (the escouade-plugin
+// Package rust holds the source of the Rust kit (the escouade-plugin
 // crate) so that the CLI can hand it to cargo: `escouade-plugin build`
 // writes it under the home and patches the crate's
 // `escouade-plugin = "0.1"` dependency to it, since no crates registry
 // carries it for an offline build.
-package rustkit
+package rust
 
 import "embed"
 

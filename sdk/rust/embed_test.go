@@ -1,4 +1,4 @@
-package rustkit
+package rust
 
 import (
 	"io/fs"

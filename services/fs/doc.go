@@ -1,4 +1,4 @@
-// Package fssvc serves the disk to module programs (docs/protocol.md#fs): fs/read, fs/write, fs/list, fs/stat, fs/remove and fs/mkdir
+// Package fs serves the disk to module programs (docs/protocol.md#fs): fs/read, fs/write, fs/list, fs/stat, fs/remove and fs/mkdir
 // under the roots of permissions.files the user granted — agent,
 // agentRepo and agentHome, resolved from the attached agent the call
 // names, and temp, a folder of the plugin's own — each optionally
@@ -29,4 +29,4 @@
 //     when the target is within the root.
 //   - An agent the host does not know, or a root the agent lacks, is
 //     -32003: the plugin may not reach it.
-package fssvc
+package fs

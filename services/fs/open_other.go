@@ -1,6 +1,6 @@
 //go:build !unix
 
-package fssvc
+package fs
 
 // nonBlocking is empty where opening a file cannot wait for a writer.
 const nonBlocking = 0

@@ -1,6 +1,6 @@
 //go:build unix
 
-package fssvc
+package fs
 
 import (
 	"os"

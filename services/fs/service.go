@@ -1,4 +1,4 @@
-package fssvc
+package fs
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-// Package netsvc serves the network to module programs (docs/protocol.md#netfetch,
+// Package net serves the network to module programs (docs/protocol.md#netfetch,
 // #netstream, #ws): net/fetch, net/stream with its net/chunk and net/end
 // notifications and net/cancel, and the websockets of ws/open, ws/send,
 // ws/close with ws/message and ws/closed.
@@ -34,4 +34,4 @@
 //     the app's proxy: they are on this machine or its network.
 //   - A ws/message over 1 MiB closes the socket with 1009 (too big), as
 //     the websocket library does, and ws/closed says so.
-package netsvc
+package net

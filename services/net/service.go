@@ -1,4 +1,4 @@
-package netsvc
+package net
 
 import (
 	"context"

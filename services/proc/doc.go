@@ -1,8 +1,8 @@
-// Package procsvc runs programs for module programs (docs/protocol.md#procrun): proc/run starts a program named in the granted
+// Package proc runs programs for module programs (docs/protocol.md#procrun): proc/run starts a program named in the granted
 // permissions.programs, found in PATH, with no shell, in a working folder
 // under a granted permissions.files root, and answers its exit code and
 // outputs. The program and everything it starts are one family, tracked
-// by host/process as a plugin's program is (its process group, the
+// by process as a plugin's program is (its process group, the
 // instance token in its environment, the host its subreaper, kills by
 // pidfd on Linux; a Job object on Windows).
 //
@@ -26,7 +26,7 @@
 //     plugin's disable, the host's exit). On Linux a process that both
 //     clears its environment and leaves the tree before the kill reads the
 //     process table is not found; on macOS and the BSDs one that leaves
-//     its group and its tree escapes (see host/process).
+//     its group and its tree escapes (see process).
 //   - A program not found in PATH fails with -32004; a name with a path
 //     separator is refused with -32003, so only what PATH holds runs.
 //   - The program runs with the user's rights, but gets the environment a
@@ -36,4 +36,4 @@
 //     plugin's temporary folder, removed after it, and on Linux
 //     ESCOUADE_INSTANCE_TOKEN. No other variable of the host's reaches it:
 //     the tokens and keys of the app's environment stay there.
-package procsvc
+package proc

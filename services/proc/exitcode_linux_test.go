@@ -1,4 +1,4 @@
-package procsvc
+package proc
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 )
 
 // TestSignalledProgramAnswersAsAShell: a program a signal ends answers
-// 128 + the signal's number, as shells report it (host/process decodes
+// 128 + the signal's number, as shells report it (process decodes
 // it, as it does a plugin's program's end); one that exits answers its
 // own code.
 func TestSignalledProgramAnswersAsAShell(t *testing.T) {

@@ -1,4 +1,4 @@
-package procsvc
+package proc
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/process"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/process"
 	"github.com/escouade-dev/escouade-plugin/services"
 	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
 	"github.com/escouade-dev/escouade-plugin/vocab"

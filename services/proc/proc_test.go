@@ -1,4 +1,4 @@
-package procsvc
+package proc
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package timersvc
+package timer
 
 import (
 	"context"

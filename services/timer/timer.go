@@ -1,4 +1,4 @@
-// Package timersvc holds the timers of one module instance (plugin protocol
+// Package timer holds the timers of one module instance (plugin protocol
 // 1, docs/protocol.md#timer and #limits): timer/set {ms} → {timer}, timer/clear {timer} → null,
 // and the notification timer/fired {timer} the host sends when a timer is
 // due. A module has no clock that wakes it between turns, so it asks the
@@ -33,7 +33,7 @@
 //     whether a fired notification is already on its way.
 //   - Close stops every pending timer: no timer/fired is sent after it
 //     returns.
-package timersvc
+package timer
 
 import (
 	"bytes"

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // Process is a running plugin program. Its methods are safe for concurrent

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/transport"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -6,8 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/transport"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // idlePlugins is how many idle programs the memory benchmarks watch.

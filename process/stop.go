@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // Stop stops the program and everything it started, and frees what the

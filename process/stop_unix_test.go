@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/host/transport"
+	"github.com/escouade-dev/escouade-plugin/transport"
 	"github.com/google/go-cmp/cmp"
 )
 
