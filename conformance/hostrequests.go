@@ -34,7 +34,7 @@ func (s *session) checkHostRequests() []Result {
 
 // hostRequestsFix says what to change for the refusals the bench made,
 // one clause per kind of refusal, naming only the permissions the manifest
-// has (docs/protocol.md#permissions).
+// has (docs/protocol.md#1-the-manifest).
 func hostRequestsFix(kind manifest.RunKind, refusals []refusal) string {
 	var fixes []string
 	add := func(f string) {

@@ -23,7 +23,7 @@ import (
 // kills every process that still carries one of the tokens it was told,
 // or sits in one of the groups while the group is still the program's,
 // with everything they started, and then exits. See
-// docs/RATIONALE.md#the-hosts-death-and-what-it-started.
+// docs/RATIONALE.md#what-kills-a-programs-processes-when-the-host-dies.
 const (
 	watchdogArg = "--escouade-process-watchdog"
 	watchdogEnv = "ESCOUADE_PROCESS_WATCHDOG"

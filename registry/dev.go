@@ -9,7 +9,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
-// A development install (docs/RATIONALE.md#development-installs) is one
+// A development install (docs/RATIONALE.md#why-does-a-development-install-compare-a-scope-not-a-digest) is one
 // the person chose, at install, to have restarted without a review when
 // its program or manifest changes, as long as what they consented to
 // stays: its run and what it may reach. The choice is the Entry's Dev,

@@ -125,7 +125,7 @@ func judgeSource(ctx context.Context, raw string, o GitOptions) (gitSource, erro
 }
 
 // judgeHTTPS judges an https host as the egress guard judges a plugin's
-// (docs/protocol.md#the-network-through-escouade): never an address of
+// (docs/protocol.md#netfetch): never an address of
 // this machine or of the local network, the name resolved once and the
 // address git connects to pinned to it, so a second answer of the DNS
 // cannot lead it elsewhere. Through a proxy only the name is judged: the

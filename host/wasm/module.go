@@ -65,7 +65,7 @@ type source struct {
 	trusted bool
 	// ownStack says the module bounds its native stack itself: the JS
 	// engine, the host's own code, whose recursion ends at its 1 MB C
-	// stack (docs/RATIONALE.md, "The native stack of a module"). Any
+	// stack (docs/RATIONALE.md#how-is-a-modules-native-stack-bounded). Any
 	// other module gets the host's bound (stack.go).
 	ownStack bool
 }

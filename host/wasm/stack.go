@@ -9,8 +9,8 @@ import (
 // for. The host bounds it itself: each function of the module is rewritten
 // to take a weight, an upper bound of its native frame, from a budget kept
 // in a global of the instance at its entry, to trap when the budget is
-// spent, and to give the weight back on every way out (docs/RATIONALE.md,
-// "The native stack of a module").
+// spent, and to give the weight back on every way out
+// (docs/RATIONALE.md#how-is-a-modules-native-stack-bounded).
 const (
 	// stackBudget is the bytes of weighted frames one instance's calls may
 	// hold at once (docs/protocol.md#limits).

@@ -103,8 +103,9 @@ const (
 // recurses without end. The budget of an instance's native stack (16 MB
 // of frames, docs/protocol.md#limits) took it to 25-39 MB on a 2-core
 // machine (23 MB without a recursion), where the runtime's own ceiling
-// took it to 303-452 MB (docs/RATIONALE.md, "The native stack of a
-// module"); 150 MB leaves room for a loaded machine's collector running
+// took it to 303-452 MB
+// (docs/RATIONALE.md#how-is-a-modules-native-stack-bounded); 150 MB
+// leaves room for a loaded machine's collector running
 // late and still fails a stack grown past a few times its budget.
 const rssCeiling = 150 << 20
 

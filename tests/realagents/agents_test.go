@@ -63,7 +63,7 @@ var agents = map[string]realAgent{
 		server: anthropicServer, moves: gooseMoves,
 		readTool: "Bash", writeName: "Write", acceptEdits: "smart_approve",
 		// The developer extension's tools, which plugins/goose gives it
-		// (docs/RATIONALE.md#goose-is-given-its-developer-tools).
+		// (docs/RATIONALE.md#why-is-goose-given-its-developer-tools).
 		needTools: []string{"shell", "write", "edit"},
 		env: func(t *testing.T, srv *modelServer, home string) []string {
 			return []string{"GOOSE_PROVIDER=anthropic", "GOOSE_MODEL=claude-sonnet-4-5", "ANTHROPIC_HOST=" + srv.URL,

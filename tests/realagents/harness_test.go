@@ -204,7 +204,7 @@ func logShapes(t *testing.T, a realAgent, c *console) {
 }
 
 // The bundled Goose plugin gives Goose its developer tools, and its
-// tested range is the version these tests run (docs/RATIONALE.md#goose-is-given-its-developer-tools).
+// tested range is the version these tests run (docs/RATIONALE.md#why-is-goose-given-its-developer-tools).
 func TestGoosePluginAsTested(t *testing.T) {
 	m, err := manifest.Load("../../plugins/goose", manifest.LoadOptions{AppVersion: host.AppVersion})
 	if err != nil {

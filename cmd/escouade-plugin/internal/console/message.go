@@ -21,7 +21,7 @@ type messageAnswer struct {
 // isMessageLine reports whether line is a JSON-RPC message or batch rather
 // than a command: an array, or an object with a "jsonrpc" member, which no
 // command has. A message or batch copied from the protocol's page is then
-// sent to the plugin as written (docs/CLI.md#a-json-rpc-line).
+// sent to the plugin as written (docs/CLI.md#a-json-rpc-line--a-message-or-a-batch-as-the-protocol-writes-it).
 func isMessageLine(line []byte) bool {
 	v := bytes.TrimSpace(line)
 	if len(v) == 0 {
