@@ -43,7 +43,8 @@
 // CancelPending, then calls AgentStopped); the fence on fs paths and the
 // notice when an agent with fs off touches files (fsRead, fsWrite and the
 // Locations and Diffs of tool items give it what it needs); a permission
-// diff built from rawInput against the file on disk; the permission policy
+// card's diffs when its content has none, built from rawInput against the
+// file on disk, and the lines every diff is drawn as; the permission policy
 // by app mode (it answers with AnswerPermission). Cursor's cursor/*
 // extensions are spoken under Options.Cursor (cursor.go); without it, their
 // requests are refused with method not found and shown as "unknown" items.

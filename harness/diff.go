@@ -23,6 +23,18 @@ var (
 	allKeys     = []string{"replace_all", "replaceAll"}
 )
 
+// cardDiffs is what a permission card shows of the change it asks
+// (docs/harness.md#diffs-of-a-card): the agent's own diff content, which
+// comes first (acp decodes it into the card's Diffs), else the diffs
+// derived from its rawInput. Every place that shows a card draws these
+// diffs as Hunks.
+func cardDiffs(card acp.Item, fence *Fence, limit int64) []acp.Diff {
+	if len(card.Diffs) > 0 {
+		return card.Diffs
+	}
+	return diffsFromInput(card.Input, fence, limit)
+}
+
 // maxDerivedDiffs bounds the diffs derived for one card: an input that
 // changes more files, or makes more edits, gives none rather than a card
 // that only shows a part of what it asks.
@@ -307,4 +319,96 @@ func readLimited(fence *Fence, path string, limit int64) (string, bool, error) {
 		return "", false, errTooBig
 	}
 	return string(b), true, nil
+}
+
+// Hunk is one diff as a person reads it, on the Agents page and in the
+// terminal alike: the file's path, then the body of a unified hunk, one
+// line of text each, " " kept, "-" removed, "+" added. The whole of both
+// texts is shown, with no context cut: a card shows all it asks.
+type Hunk struct {
+	Path  string
+	Lines []string
+}
+
+// Hunks draws diffs as lines: the one drawing of a card's, a tool's or a
+// toolDone's diffs, so that every place that shows them shows the same.
+func Hunks(diffs []acp.Diff) []Hunk {
+	if len(diffs) == 0 {
+		return nil
+	}
+	hunks := make([]Hunk, len(diffs))
+	for i, d := range diffs {
+		hunks[i] = Hunk{Path: d.Path, Lines: diffLines(d.OldText, d.NewText)}
+	}
+	return hunks
+}
+
+// maxDiffCells bounds the table of the line diff; past it, the old text is
+// shown removed and the new one added, which stays correct, only longer.
+const maxDiffCells = 1 << 20
+
+// diffLines compares two texts line by line and gives the body of their
+// hunk. A nil old text is a new file.
+func diffLines(old *string, new string) []string {
+	var a []string
+	if old != nil {
+		a = splitLines(*old)
+	}
+	b := splitLines(new)
+	if len(a)*len(b) > maxDiffCells {
+		return append(prefixed("-", a), prefixed("+", b)...)
+	}
+	return walkLCS(a, b, lcsTable(a, b))
+}
+
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+}
+
+func prefixed(p string, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = p + l
+	}
+	return out
+}
+
+// lcsTable holds at [i][j] the longest common subsequence of a[i:], b[j:].
+func lcsTable(a, b []string) [][]int {
+	t := make([][]int, len(a)+1)
+	for i := range t {
+		t[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				t[i][j] = t[i+1][j+1] + 1
+			} else {
+				t[i][j] = max(t[i+1][j], t[i][j+1])
+			}
+		}
+	}
+	return t
+}
+
+func walkLCS(a, b []string, t [][]int) []string {
+	var out []string
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] == b[j]:
+			out = append(out, " "+a[i])
+			i, j = i+1, j+1
+		case t[i+1][j] >= t[i][j+1]:
+			out = append(out, "-"+a[i])
+			i++
+		default:
+			out = append(out, "+"+b[j])
+			j++
+		}
+	}
+	return append(append(out, prefixed("-", a[i:])...), prefixed("+", b[j:])...)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/google/go-cmp/cmp"
 )
 
 // diffWorld is a folder with a.txt ("first line\nsecond line\n") and a
@@ -203,6 +204,50 @@ func BenchmarkDiffsFromInput(b *testing.B) {
 			if d := diffsFromInput(bomb, fence, DefaultMaxDiffBytes); len(d) != 1 || d[0].OldText == nil || *d[0].OldText != "e" {
 				b.Fatal("the bomb was placed")
 			}
+		}
+	})
+}
+
+func TestDiffLines(t *testing.T) {
+	tests := []struct {
+		name string
+		old  *string
+		new  string
+		want []string
+	}{
+		{"new file", nil, "a\nb\n", []string{"+a", "+b"}},
+		{"same", ptr("a\n"), "a\n", []string{" a"}},
+		{"change in the middle", ptr("a\nb\nc"), "a\nB\nc", []string{" a", "-b", "+B", " c"}},
+		{"emptied", ptr("a\nb"), "", []string{"-a", "-b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := cmp.Diff(tt.want, diffLines(tt.old, tt.new)); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func FuzzDiffLines(f *testing.F) {
+	f.Add("a\nb", "a\nc")
+	f.Fuzz(func(t *testing.T, old, new string) {
+		var a, b []string
+		for _, l := range diffLines(&old, new) {
+			switch l[0] {
+			case ' ':
+				a, b = append(a, l[1:]), append(b, l[1:])
+			case '-':
+				a = append(a, l[1:])
+			case '+':
+				b = append(b, l[1:])
+			}
+		}
+		if d := cmp.Diff(splitLines(old), a); d != "" {
+			t.Fatalf("old side (-want +got):\n%s", d)
+		}
+		if d := cmp.Diff(splitLines(new), b); d != "" {
+			t.Fatalf("new side (-want +got):\n%s", d)
 		}
 	})
 }

@@ -20,9 +20,7 @@ var writeTools = []string{"Edit", "Write", "MultiEdit", "NotebookEdit"}
 // onPermission completes a card (its diff), shows it, and answers it
 // at once when the app mode lets it pass.
 func (s *Session) onPermission(it acp.Item) {
-	if len(it.Diffs) == 0 {
-		it.Diffs = diffsFromInput(it.Input, s.fence, s.opts.MaxDiffBytes)
-	}
+	it.Diffs = cardDiffs(it, s.fence, s.opts.MaxDiffBytes)
 	if kind, ok := AutoAnswer(s.mode, it, s.fence); ok {
 		// The mode lets it pass without a card: only its answer is shown.
 		s.take(s.client.AnswerPermission(it.Request, kind))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/harness"
 	"github.com/escouade-dev/escouade-plugin/harness/term"
 	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
@@ -169,6 +170,8 @@ func reportedModel(models, config json.RawMessage) (string, []modelView) {
 	return safe(current), views
 }
 
+// diffView is a hunk of harness.Hunks, escaped: the page draws its lines
+// as they are, the same lines the terminal shows.
 type diffView struct {
 	Path  string   `json:"path"`
 	Lines []string `json:"lines"` // " " kept, "-" removed, "+" added
@@ -231,8 +234,8 @@ func viewOf(it acp.Item) itemView {
 	if it.Type == acp.TypeSession {
 		v.Model, v.Models = reportedModel(it.Models, it.ConfigOptions)
 	}
-	for _, d := range it.Diffs {
-		v.Diffs = append(v.Diffs, diffView{Path: safe(d.Path), Lines: safeAll(term.DiffLines(d.OldText, d.NewText))})
+	for _, h := range harness.Hunks(it.Diffs) {
+		v.Diffs = append(v.Diffs, diffView{Path: safe(h.Path), Lines: safeAll(h.Lines)})
 	}
 	for _, o := range it.Options {
 		v.Options = append(v.Options, optionView{ID: safe(o.ID), Name: safe(o.Name), Kind: safe(o.Kind)})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/acp"
+	"github.com/escouade-dev/escouade-plugin/harness"
 )
 
 // ANSI styles.
@@ -123,10 +124,12 @@ func (r *Renderer) question(b *strings.Builder, it acp.Item) {
 	}
 }
 
+// diffs draws the hunks the harness makes of an item's diffs
+// (harness.Hunks), the lines the Agents page shows too, coloured.
 func (r *Renderer) diffs(b *strings.Builder, diffs []acp.Diff) {
-	for _, d := range diffs {
-		fmt.Fprintf(b, "  %s\n", r.style(styleBold, d.Path))
-		for _, l := range DiffLines(d.OldText, d.NewText) {
+	for _, h := range harness.Hunks(diffs) {
+		fmt.Fprintf(b, "  %s\n", r.style(styleBold, h.Path))
+		for _, l := range h.Lines {
 			switch l[0] {
 			case '+':
 				l = r.style(styleGreen, l)
