@@ -6,6 +6,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/acp"
 	"github.com/escouade-dev/escouade-plugin/harness"
+	"github.com/escouade-dev/escouade-plugin/internal/safetext"
 )
 
 // ANSI styles.
@@ -46,9 +47,9 @@ func (r *Renderer) write(b *strings.Builder, it acp.Item) {
 	case acp.TypeText, acp.TypeThinking:
 		r.stream(b, it)
 	case acp.TypeUser:
-		fmt.Fprintf(b, "\n%s\n", r.style(styleBold, "> "+it.Text))
+		fmt.Fprintf(b, "\n%s\n", r.style(styleBold, "> "+body(it.Text)))
 		for _, f := range it.Files {
-			fmt.Fprintf(b, "  + %s\n", f)
+			fmt.Fprintf(b, "  + %s\n", line(f))
 		}
 	case acp.TypeTool, acp.TypeToolDone:
 		r.tool(b, it)
@@ -60,14 +61,14 @@ func (r *Renderer) write(b *strings.Builder, it acp.Item) {
 		r.question(b, it)
 	case acp.TypeAnswered:
 		r.drop(it.Request)
-		fmt.Fprintf(b, "%s\n", r.style(styleDim, "  → "+answeredText(it)))
+		fmt.Fprintf(b, "%s\n", r.style(styleDim, "  → "+line(answeredText(it))))
 	case acp.TypeNotice:
-		fmt.Fprintf(b, "%s\n", r.style(styleYellow, "! "+it.Text))
+		fmt.Fprintf(b, "%s\n", r.style(styleYellow, "! "+body(it.Text)))
 	case acp.TypeTurn:
-		fmt.Fprintf(b, "%s\n", r.style(styleDim, turnText(it)))
+		fmt.Fprintf(b, "%s\n", r.style(styleDim, line(turnText(it))))
 	default:
 		if line := otherLine(it); line != "" {
-			fmt.Fprintf(b, "%s\n", r.style(styleDim, line))
+			fmt.Fprintf(b, "%s\n", r.style(styleDim, body(line)))
 		}
 	}
 }
@@ -75,10 +76,10 @@ func (r *Renderer) write(b *strings.Builder, it acp.Item) {
 func (r *Renderer) stream(b *strings.Builder, it acp.Item) {
 	r.message = it.Type + it.MessageID
 	if it.Type == acp.TypeThinking {
-		b.WriteString(r.style(styleDim, it.Text))
+		b.WriteString(r.style(styleDim, body(it.Text)))
 		return
 	}
-	b.WriteString(it.Text)
+	b.WriteString(body(it.Text))
 }
 
 func (r *Renderer) tool(b *strings.Builder, it acp.Item) {
@@ -97,26 +98,26 @@ func (r *Renderer) tool(b *strings.Builder, it acp.Item) {
 	if status != "" {
 		line += " [" + status + "]"
 	}
-	fmt.Fprintf(b, "%s\n", r.style(styleCyan, line))
+	fmt.Fprintf(b, "%s\n", r.style(styleCyan, safetext.Line(line)))
 	r.diffs(b, it.Diffs)
 }
 
 func (r *Renderer) permission(b *strings.Builder, it acp.Item) {
-	fmt.Fprintf(b, "%s\n", r.style(styleBold, "? "+or(it.Name, "tool")+" wants to run: "+or(it.Title, it.ID)))
+	fmt.Fprintf(b, "%s\n", r.style(styleBold, "? "+line(or(it.Name, "tool"))+" wants to run: "+line(or(it.Title, it.ID))))
 	if it.Description != "" {
-		fmt.Fprintf(b, "  %s\n", it.Description)
+		fmt.Fprintf(b, "  %s\n", body(it.Description))
 	}
 	r.diffs(b, it.Diffs)
 	for i, o := range it.Options {
-		fmt.Fprintf(b, "  [%d] %s (%s)\n", i+1, kindLabel(o.Kind), o.Name)
+		fmt.Fprintf(b, "  [%d] %s (%s)\n", i+1, line(kindLabel(o.Kind)), line(o.Name))
 	}
 }
 
 func (r *Renderer) question(b *strings.Builder, it acp.Item) {
 	for qi, q := range it.Questions {
-		fmt.Fprintf(b, "%s\n", r.style(styleBold, fmt.Sprintf("? %d. %s", qi+1, q.Question)))
+		fmt.Fprintf(b, "%s\n", r.style(styleBold, fmt.Sprintf("? %d. %s", qi+1, body(q.Question))))
 		for i, o := range q.Options {
-			fmt.Fprintf(b, "  [%d] %s\n", i+1, o.Label)
+			fmt.Fprintf(b, "  [%d] %s\n", i+1, line(o.Label))
 		}
 	}
 	if len(it.Questions) > 1 {
@@ -128,8 +129,9 @@ func (r *Renderer) question(b *strings.Builder, it acp.Item) {
 // (harness.Hunks), the lines the Agents page shows too, coloured.
 func (r *Renderer) diffs(b *strings.Builder, diffs []acp.Diff) {
 	for _, h := range harness.Hunks(diffs) {
-		fmt.Fprintf(b, "  %s\n", r.style(styleBold, h.Path))
+		fmt.Fprintf(b, "  %s\n", r.style(styleBold, line(h.Path)))
 		for _, l := range h.Lines {
+			l = safetext.KeepTabs(l)
 			switch l[0] {
 			case '+':
 				l = r.style(styleGreen, l)
@@ -236,4 +238,25 @@ func or(s, fallback string) string {
 		return fallback
 	}
 	return s
+}
+
+// line is an agent's text that stands on one line of a card or a status
+// (a tool's name, a title, an option): everything that could act on the
+// terminal, break the line or hide text is shown escaped, so a card shows
+// what the agent sent and nothing can draw over it.
+func line(s string) string { return safetext.Line(s) }
+
+// body is an agent's text of several lines (a message, a description, a
+// question): its line breaks are kept, and each line is escaped as line
+// escapes it, tabs kept.
+func body(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	if !strings.Contains(s, "\n") {
+		return safetext.KeepTabs(s)
+	}
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = safetext.KeepTabs(p)
+	}
+	return strings.Join(parts, "\n")
 }
