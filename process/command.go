@@ -58,3 +58,16 @@ func resolveInFolder(dir, name string) (string, error) {
 	}
 	return path, nil
 }
+
+// FolderProgram is the path, in dir and with forward slashes, of the file
+// the "./" program rel names: rel itself, or on Windows the file with the
+// extension PATHEXT gives it (./tool is tool.exe). The consent record pins
+// that file, the one a start runs.
+func FolderProgram(dir, rel string) string {
+	full := programFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	found, err := filepath.Rel(dir, full)
+	if err != nil || found == ".." || strings.HasPrefix(found, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return filepath.ToSlash(found)
+}

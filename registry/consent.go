@@ -15,6 +15,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/process"
 )
 
 // Consent is what the user said yes to at install: the program the plugin
@@ -130,7 +131,8 @@ func fingerprintProgram(m *manifest.Manifest) (Consent, error) {
 // programFiles are the paths, in m's folder, of the files its program is:
 // the module, the bundle, or the "./" elements of a process's command that
 // are regular files (a program shipped in the folder and the scripts it is
-// given). A "./" element that is no file is an argument, not a program;
+// given; the program by the file a start runs, tool.exe for ./tool on
+// Windows). A "./" element that is no file is an argument, not a program;
 // one that leaves the folder, or is a link, is refused: what it runs
 // would not be a file of the folder.
 func programFiles(m *manifest.Manifest) ([]string, error) {
@@ -141,13 +143,16 @@ func programFiles(m *manifest.Manifest) ([]string, error) {
 		return []string{m.Run.BundlePath()}, nil
 	case manifest.RunProcess:
 		var out []string
-		for _, arg := range m.Run.Command {
+		for i, arg := range m.Run.Command {
 			if !strings.HasPrefix(arg, "./") {
 				continue
 			}
 			rel := path.Clean(arg)
 			if rel == ".." || strings.HasPrefix(rel, "../") {
 				return nil, fmt.Errorf("run.command's %s leaves its folder: a program it runs must be a file of the folder", arg)
+			}
+			if i == 0 {
+				rel = process.FolderProgram(m.Dir, rel)
 			}
 			info, err := os.Lstat(filepath.Join(m.Dir, filepath.FromSlash(rel)))
 			switch {
