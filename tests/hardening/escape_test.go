@@ -65,16 +65,14 @@ func strayPids(t *testing.T, dir string, first int) []proc {
 	return out
 }
 
-// expectGone waits, generously, for each stray to be gone: a SIGKILL is
-// not instant, so a stray still in /proc for a moment is not yet a failure.
+// expectGone waits, generously, for each stray to end (by its pidfd): a
+// SIGKILL is not instant, so a stray still in /proc for a moment is not
+// yet a failure.
 func expectGone(t *testing.T, after string, strays []proc) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for _, p := range strays {
-		for p.alive() && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if p.alive() {
+		if !p.waitGone(time.Until(deadline)) {
 			cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/cmdline")
 			t.Errorf("after %s: process %d (%q) the plugin started is still running", after, p.pid, cmd)
 		}

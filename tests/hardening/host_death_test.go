@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // A host killed with SIGKILL leaves nothing of its plugin running: the
@@ -64,19 +66,41 @@ func childrenNamed(t *testing.T, parent int, arg string) []proc {
 	return out
 }
 
-// expectGoneWithin polls /proc until each process is gone, within d.
+// expectGoneWithin waits for each process to end, within d. A process
+// that is not the test's child has no wait, but it has a pidfd, which
+// polls readable when it ends: an event, not a poll of /proc.
 func expectGoneWithin(t *testing.T, after string, procs []proc, d time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(d)
 	for _, p := range procs {
-		for p.alive() && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		if p.alive() {
+		if !p.waitGone(time.Until(deadline)) {
 			cmd, _ := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/cmdline")
 			t.Errorf("after %s: process %d (%q) is still running after %v", after, p.pid, cmd, d)
 		}
 	}
+}
+
+// waitGone reports whether p ended within d. The pidfd is taken first and
+// p's start time checked after, so the pidfd is p's and not a later
+// process's that reused its pid.
+func (p proc) waitGone(d time.Duration) bool {
+	fd, err := unix.PidfdOpen(p.pid, 0)
+	if err != nil {
+		return !p.alive()
+	}
+	defer unix.Close(fd)
+	deadline := time.Now().Add(d)
+	for p.alive() {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false
+		}
+		fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		if _, err := unix.Poll(fds, int(left.Milliseconds())+1); err != nil && err != unix.EINTR {
+			return !p.alive()
+		}
+	}
+	return true
 }
 
 // A host killed while a module compiles in its child does not leave the
