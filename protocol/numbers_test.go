@@ -1,0 +1,230 @@
+package protocol
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/schemas"
+)
+
+// numbersDoc is the page whose table, under numbersHeading, lists every
+// constant of numbersFile with its value.
+const (
+	numbersDoc     = "../docs/protocol.md"
+	numbersHeading = "## Numbers"
+	numbersFile    = "limits.go"
+)
+
+// numberTexts gives each constant of limits.go as the table writes its
+// value: a duration as the journal prints it, a size in the largest unit
+// that holds it whole, a count as it is.
+var numberTexts = map[string]string{
+	"MaxLineBytes":       size(MaxLineBytes),
+	"ExcerptBytes":       size(ExcerptBytes),
+	"MaxRequests":        count(MaxRequests),
+	"MaxHeldBytes":       size(MaxHeldBytes),
+	"MaxNotifications":   count(MaxNotifications),
+	"MaxLater":           count(MaxLater),
+	"LateMemory":         count(LateMemory),
+	"StderrPieceBytes":   size(StderrPieceBytes),
+	"CrashStderrLines":   count(CrashStderrLines),
+	"WriteTimeout":       FormatDuration(WriteTimeout),
+	"QueueSize":          count(QueueSize),
+	"MaxRestarts":        count(MaxRestarts),
+	"CrashWindow":        FormatDuration(CrashWindow),
+	"StopGrace":          FormatDuration(StopGrace),
+	"ShutdownWait":       FormatDuration(ShutdownWait),
+	"ProgramMemory":      size(ProgramMemory),
+	"MemoryPeriod":       FormatDuration(MemoryPeriod),
+	"ReadFileBytes":      size(ReadFileBytes),
+	"ProjectFileBytes":   size(ProjectFileBytes),
+	"JournalRotateBytes": size(JournalRotateBytes),
+	"JournalQueueLines":  count(JournalQueueLines),
+	"TurnLimit":          FormatDuration(TurnLimit),
+	"DecisionTurnLimit":  FormatDuration(DecisionTurnLimit),
+	"ModuleMemory":       size(ModuleMemory),
+	"ModuleStdoutBytes":  size(ModuleStdoutBytes),
+	"ModuleFileBytes":    size(ModuleFileBytes),
+	"ModuleFilesBytes":   size(ModuleFilesBytes),
+	"CompileTime":        FormatDuration(CompileTime),
+	"CompileMemory":      size(CompileMemory),
+	"MaxFetchBytes":      size(MaxFetchBytes),
+	"MaxNetMaxBytes":     size(MaxNetMaxBytes),
+}
+
+// TestNumbersTableMatchesConstants holds docs/protocol.md#numbers to the
+// constants of limits.go, both ways: every constant has its row with its
+// value, and every row names a constant. A failure names the row and the
+// constant, so whoever changed one sees the other to fix.
+func TestNumbersTableMatchesConstants(t *testing.T) {
+	rows := numbersTable(t)
+	declared, _ := readLimitsFile(t)
+	for _, name := range declared {
+		want, ok := numberTexts[name]
+		if !ok {
+			t.Errorf("protocol.%s: give it its text in numberTexts", name)
+			continue
+		}
+		got, ok := rows[name]
+		switch {
+		case !ok:
+			t.Errorf("%s#numbers has no row for `protocol.%s`: add one with the value %s", numbersDoc, name, want)
+		case got != want:
+			t.Errorf("%s#numbers: the row of `protocol.%s` says %s, the constant is %s: fix the one that is wrong", numbersDoc, name, got, want)
+		}
+	}
+	for name := range rows {
+		if !slices.Contains(declared, name) {
+			t.Errorf("%s#numbers: the row of `protocol.%s` names no constant of %s", numbersDoc, name, numbersFile)
+		}
+	}
+}
+
+// TestEveryLimitOfTheSchemaIsNamed holds the schema's x-limits to
+// limits.go: each number written there is read under a name of its rule
+// here, so none is left for a package to spell again.
+func TestEveryLimitOfTheSchemaIsNamed(t *testing.T) {
+	_, read := readLimitsFile(t)
+	for _, name := range schemaLimits(t) {
+		if !read["Limit"+name] {
+			t.Errorf("x-limits/%s: no constant of %s reads vocab.Limit%s", name, numbersFile, name)
+		}
+	}
+}
+
+// numbersTable reads the table under numbersHeading: the value of each
+// row, by its constant's name without "protocol.".
+func numbersTable(t *testing.T) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(numbersDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n"+numbersHeading+"\n")
+	if !ok {
+		t.Fatalf("%s has no %q section", numbersDoc, numbersHeading)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	rows := map[string]string{}
+	for line := range strings.SplitSeq(section, "\n") {
+		name, value, ok := numberRow(line)
+		if !ok {
+			continue
+		}
+		if _, dup := rows[name]; dup {
+			t.Errorf("%s#numbers: two rows for `protocol.%s`", numbersDoc, name)
+		}
+		rows[name] = value
+	}
+	if len(rows) == 0 {
+		t.Fatalf("%s#numbers holds no row", numbersDoc)
+	}
+	return rows
+}
+
+// numberRow reads "| rule | value | `protocol.Name` |": the name and the
+// value; ok is false for any other line (the header, the text).
+func numberRow(line string) (name, value string, ok bool) {
+	cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+	if len(cells) != 3 {
+		return "", "", false
+	}
+	name, ok = strings.CutPrefix(strings.Trim(strings.TrimSpace(cells[2]), "`"), "protocol.")
+	return name, strings.TrimSpace(cells[1]), ok
+}
+
+// readLimitsFile returns the constants limits.go declares, in order, and
+// the names of vocab it reads.
+func readLimitsFile(t *testing.T) (declared []string, read map[string]bool) {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), numbersFile, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read = map[string]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				declared = append(declared, id.Name)
+			}
+		case *ast.SelectorExpr:
+			if pkg, ok := n.X.(*ast.Ident); ok && pkg.Name == "vocab" {
+				read[n.Sel.Name] = true
+			}
+		}
+		return true
+	})
+	return declared, read
+}
+
+// schemaLimits returns the names of the schema's x-limits.
+func schemaLimits(t *testing.T) []string {
+	t.Helper()
+	data, err := fs.ReadFile(schemas.FS, schemas.Protocol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Limits map[string]json.RawMessage `json:"x-limits"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Limits) == 0 {
+		t.Fatal("the schema has no x-limits")
+	}
+	var names []string
+	for name := range doc.Limits {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// size writes n bytes in the largest of GiB, MiB and KiB that holds it
+// whole, else in bytes.
+func size(n int64) string {
+	for _, u := range []struct {
+		shift uint
+		name  string
+	}{{30, "GiB"}, {20, "MiB"}, {10, "KiB"}} {
+		if n >= 1<<u.shift && n%(1<<u.shift) == 0 {
+			return fmt.Sprintf("%d %s", n>>u.shift, u.name)
+		}
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func count(n int) string { return strconv.Itoa(n) }
+
+// TestNumberRow holds the row reader to the table's form, and to the
+// lines it must skip.
+func TestNumberRow(t *testing.T) {
+	for line, want := range map[string][2]string{
+		"| the queue ([§6](#6)) | 256 | `protocol.QueueSize` |": {"QueueSize", "256"},
+		"|a|8 MiB|`protocol.MaxLineBytes`|":                     {"MaxLineBytes", "8 MiB"},
+		"| rule | value | constant |":                           {},
+		"|---|---|---|":                                         {},
+		"| a | b | `host.QueueSize` |":                          {},
+		"| a | b |":                                             {},
+		"text":                                                  {},
+	} {
+		var got [2]string // zero: not a row
+		if name, value, ok := numberRow(line); ok {
+			got = [2]string{name, value}
+		}
+		if got != want {
+			t.Errorf("numberRow(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
