@@ -88,3 +88,31 @@ const (
 	MaxFetchBytes  = vocab.LimitMaxFetchBytes
 	MaxNetMaxBytes = vocab.LimitMaxNetMaxBytes
 )
+
+// The numbers of the services of modules and bundles (§14), each named by
+// its family.
+const (
+	// NetTimeout and NetBodyBytes bound one net/fetch or net/stream
+	// request unless the manifest's limits say otherwise, up to
+	// NetMaxTimeout and MaxNetMaxBytes; NetFlightBytes bounds the bodies
+	// an instance's fetches hold at once, NetMaxStreams its streams.
+	NetTimeout     = vocab.LimitNetTimeoutMs * time.Millisecond
+	NetMaxTimeout  = vocab.LimitNetMaxTimeoutMs * time.Millisecond
+	NetBodyBytes   = vocab.LimitNetBodyBytes
+	NetFlightBytes = vocab.LimitNetFlightBytes
+	NetMaxStreams  = vocab.LimitNetMaxStreams
+	// WsMaxSockets bounds an instance's sockets, WsMessageBytes a message.
+	WsMaxSockets   = vocab.LimitWsMaxSockets
+	WsMessageBytes = vocab.LimitWsMessageBytes
+	// TimerMinDelay is the shortest timer; TimerMaxPending how many an
+	// instance holds.
+	TimerMinDelay   = vocab.LimitTimerMinDelayMs * time.Millisecond
+	TimerMaxPending = vocab.LimitTimerMaxPending
+	// FsReadBytes is the largest file fs/read hands out.
+	FsReadBytes = vocab.LimitFsReadBytes
+	// ProcTimeout bounds one proc/run, ProcOutputBytes what it keeps of
+	// each output, ProcMaxRunning how many run at once.
+	ProcTimeout     = vocab.LimitProcTimeoutMs * time.Millisecond
+	ProcOutputBytes = vocab.LimitProcOutputBytes
+	ProcMaxRunning  = vocab.LimitProcMaxRunning
+)

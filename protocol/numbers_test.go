@@ -59,6 +59,19 @@ var numberTexts = map[string]string{
 	"CompileMemory":      size(CompileMemory),
 	"MaxFetchBytes":      size(MaxFetchBytes),
 	"MaxNetMaxBytes":     size(MaxNetMaxBytes),
+	"NetTimeout":         FormatDuration(NetTimeout),
+	"NetMaxTimeout":      FormatDuration(NetMaxTimeout),
+	"NetBodyBytes":       size(NetBodyBytes),
+	"NetFlightBytes":     size(NetFlightBytes),
+	"NetMaxStreams":      count(NetMaxStreams),
+	"WsMaxSockets":       count(WsMaxSockets),
+	"WsMessageBytes":     size(WsMessageBytes),
+	"TimerMinDelay":      FormatDuration(TimerMinDelay),
+	"TimerMaxPending":    count(TimerMaxPending),
+	"FsReadBytes":        size(FsReadBytes),
+	"ProcTimeout":        FormatDuration(ProcTimeout),
+	"ProcOutputBytes":    size(ProcOutputBytes),
+	"ProcMaxRunning":     count(ProcMaxRunning),
 }
 
 // TestNumbersTableMatchesConstants holds docs/protocol.md#numbers to the
@@ -225,6 +238,36 @@ func TestNumberRow(t *testing.T) {
 		}
 		if got != want {
 			t.Errorf("numberRow(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// TestManifestSchemaMaximaAreTheProtocols holds the two maxima the
+// manifest's schema must write as literals (JSON Schema reads no
+// constant) to the protocol's numbers.
+func TestManifestSchemaMaximaAreTheProtocols(t *testing.T) {
+	data, err := fs.ReadFile(schemas.FS, schemas.Manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Properties struct {
+			Limits struct {
+				Properties map[string]struct {
+					Maximum int64 `json:"maximum"`
+				} `json:"properties"`
+			} `json:"limits"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for member, want := range map[string]int64{
+		"netTimeoutMs": NetMaxTimeout.Milliseconds(),
+		"netMaxBytes":  MaxNetMaxBytes,
+	} {
+		if got := doc.Properties.Limits.Properties[member].Maximum; got != want {
+			t.Errorf("%s: /limits/%s has the maximum %d, the protocol's is %d", schemas.Manifest, member, got, want)
 		}
 	}
 }

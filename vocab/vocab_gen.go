@@ -267,4 +267,33 @@ const (
 	LimitMaxFetchBytes = 4 << 20
 	// The most limits.netMaxBytes gives net/stream.
 	LimitMaxNetMaxBytes = 64 << 20
+	// The time of one net/fetch or net/stream request unless limits.netTimeoutMs
+	// says otherwise.
+	LimitNetTimeoutMs = 10000
+	// The most limits.netTimeoutMs gives.
+	LimitNetMaxTimeoutMs = 120000
+	// The decoded body of one request unless limits.netMaxBytes says otherwise.
+	LimitNetBodyBytes = 1 << 20
+	// The body bytes the fetches of one instance hold at once, read and not yet
+	// answered.
+	LimitNetFlightBytes = 16 << 20
+	// The net/stream streams one instance holds at once.
+	LimitNetMaxStreams = 16
+	// The ws/* sockets one instance holds at once.
+	LimitWsMaxSockets = 16
+	// The largest ws/* message, both ways.
+	LimitWsMessageBytes = 1 << 20
+	// The shortest timer/set delay: a shorter one is raised to it.
+	LimitTimerMinDelayMs = 10
+	// The timers one instance holds at once.
+	LimitTimerMaxPending = 64
+	// The largest file fs/read hands out.
+	LimitFsReadBytes = 8 << 20
+	// The time of one proc/run, at most and by default.
+	LimitProcTimeoutMs = 60000
+	// What proc/run keeps of each output.
+	LimitProcOutputBytes = 1 << 20
+	// The proc/run programs of one instance running at once; a call past them
+	// waits for a place.
+	LimitProcMaxRunning = 64
 )
