@@ -59,6 +59,27 @@ const (
 	JournalQueueLines  = vocab.LimitJournalQueueLines
 )
 
+// The sizes of the files the host reads (§1: how the host reads a
+// plugin's files), and the bounds of a plugin's folder and of an install
+// from git.
+const (
+	ManifestBytes     = vocab.LimitManifestBytes
+	ModuleBytes       = vocab.LimitModuleBytes
+	VersionFileBytes  = vocab.LimitVersionFileBytes
+	BundleBytes       = vocab.LimitBundleBytes
+	BenchFileBytes    = vocab.LimitBenchFileBytes
+	RegistryFileBytes = vocab.LimitRegistryFileBytes
+	SettingsFileBytes = vocab.LimitSettingsFileBytes
+	// FolderEntries and FolderBytes bound a plugin's folder, each file
+	// and folder counted as one entry and as at least FolderBlockBytes.
+	FolderEntries    = vocab.LimitFolderEntries
+	FolderBytes      = vocab.LimitFolderBytes
+	FolderBlockBytes = vocab.LimitFolderBlockBytes
+	// CloneTime and CloneBytes bound the fetch of an install from git.
+	CloneTime  = vocab.LimitCloneTimeMs * time.Millisecond
+	CloneBytes = vocab.LimitCloneBytes
+)
+
 // The numbers of modules and bundles (§13, §14): the limits of an
 // instance, run.wasm and run.js alike, its files, its compile and its
 // network answers.

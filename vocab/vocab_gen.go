@@ -239,6 +239,32 @@ const (
 	LimitMemoryPeriodMs = 2000
 	// The largest file files/read hands out.
 	LimitReadFileBytes = 256 << 10
+	// The largest escouade-plugin.json read.
+	LimitManifestBytes = 1 << 20
+	// The largest plugin.wasm read.
+	LimitModuleBytes = 64 << 20
+	// The largest version.json read.
+	LimitVersionFileBytes = 64 << 10
+	// The largest run.js bundle read.
+	LimitBundleBytes = 16 << 20
+	// The largest escouade-bench.json read.
+	LimitBenchFileBytes = 1 << 20
+	// The largest <home>/plugins.json read.
+	LimitRegistryFileBytes = 16 << 20
+	// The largest <home>/plugin-settings/<id>.json read.
+	LimitSettingsFileBytes = 1 << 20
+	// The files and folders a plugin's folder may hold, each counted as one.
+	LimitFolderEntries = 20000
+	// The disk a plugin's folder may take, each file and folder counted in whole
+	// FolderBlockBytes.
+	LimitFolderBytes = 512 << 20
+	// The least a file or a folder of a plugin's folder is counted to take on
+	// disk.
+	LimitFolderBlockBytes = 4 << 10
+	// The time of an install from git's fetch.
+	LimitCloneTimeMs = 120000
+	// What an install from git fetches at most.
+	LimitCloneBytes = 256 << 20
 	// The largest .escouade.yml settings/get reads.
 	LimitProjectFileBytes = 1 << 20
 	// The size a journal file may not grow past: then <id>.log becomes <id>.log.1.
