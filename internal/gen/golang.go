@@ -31,7 +31,8 @@ func goTypesFile(doc *document, header string) ([]byte, []string, error) {
 }
 
 // goVocabFile writes the vocabulary (package vocab): the method names, the
-// error codes and messages and the environment names, as constants and
+// error codes and messages, the environment names and the protocol's
+// numbers, as constants and
 // with no import, so that any package, the Go kit first, may use it.
 func goVocabFile(doc *document, header string) ([]byte, error) {
 	g := &goGen{}
