@@ -283,3 +283,25 @@ func TestManifestSchemaMaximaAreTheProtocols(t *testing.T) {
 		}
 	}
 }
+
+// TestJSKitLineIsTheProtocols holds the JS kit's line limit, which its
+// built bundles carry as a literal, to the protocol's (the Rust kit's is
+// generated from the schema).
+func TestJSKitLineIsTheProtocols(t *testing.T) {
+	const file, decl = "../sdk/js/src/wire.ts", "export const MAX_LINE_BYTES = "
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), decl)
+	expr, _, _ := strings.Cut(rest, ";")
+	value, shift, shifted := strings.Cut(expr, " << ")
+	n, err1 := strconv.ParseInt(value, 10, 64)
+	s, err2 := strconv.ParseUint(shift, 10, 6)
+	if !ok || !shifted || err1 != nil || err2 != nil {
+		t.Fatalf("%s: no %q N << S; found %q", file, decl, expr)
+	}
+	if got := n << s; got != MaxLineBytes {
+		t.Errorf("%s: MAX_LINE_BYTES is %d, the protocol's line is %d (rebuild the bundles of examples and testdata after the change)", file, got, MaxLineBytes)
+	}
+}
