@@ -12,13 +12,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // BenchFileName is the file of scripted scenarios beside a manifest.
 const BenchFileName = "escouade-bench.json"
 
 // maxBenchFile bounds the scenario file read: a larger one is a mistake.
-const maxBenchFile = safefile.MiB
+const maxBenchFile = protocol.BenchFileBytes
 
 // BenchFile is escouade-bench.json: the fake data the bench serves and the
 // scenarios it plays (see the package documentation for the format).

@@ -17,9 +17,9 @@ const (
 	DefaultLang        = "en"
 	DefaultQuietWait   = 300 * time.Millisecond
 	DefaultExitGrace   = time.Second
-	DefaultStopGrace   = 500 * time.Millisecond
-	DefaultMemoryLimit = 1024 << 20
-	DefaultStderrKeep  = 20
+	DefaultStopGrace   = protocol.StopGrace
+	DefaultMemoryLimit = protocol.ProgramMemory
+	DefaultStderrKeep  = protocol.CrashStderrLines
 )
 
 // Options tune a bench run. The zero value plays the host as Escouade does,
@@ -59,7 +59,7 @@ type Options struct {
 	// terminate, then kill); zero means DefaultStopGrace.
 	StopGrace time.Duration
 	// MemoryLimit is the most resident memory at idle that passes, in
-	// bytes; zero means DefaultMemoryLimit (1024 MB).
+	// bytes; zero means DefaultMemoryLimit.
 	MemoryLimit uint64
 	// Secrets are values served for secrets/get by key, before those of
 	// escouade-bench.json; a granted key with no value reads as

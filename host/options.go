@@ -6,6 +6,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/registry"
 	"github.com/escouade-dev/escouade-plugin/transport"
 )
@@ -34,25 +35,29 @@ type Options struct {
 	// Delays overrides the delay of host→plugin calls by method name (tests).
 	Delays map[string]time.Duration
 	// MemoryLimit stops a program that tells its memory
-	// (transport.MemoryReader) past this many bytes; default 1024 MB.
+	// (transport.MemoryReader) past this many bytes; default
+	// protocol.ProgramMemory.
 	MemoryLimit uint64
-	// MemoryPeriod is how often memory is read; default 2 s.
+	// MemoryPeriod is how often memory is read; default
+	// protocol.MemoryPeriod.
 	MemoryPeriod time.Duration
 	// MaxRestarts within RestartWindow are allowed; the next crash stops the
-	// plugin. Defaults 3 and 5 minutes.
+	// plugin. Defaults protocol.MaxRestarts and protocol.CrashWindow.
 	MaxRestarts   int
 	RestartWindow time.Duration
-	// QueueSize bounds what waits while a plugin starts; default 256.
+	// QueueSize bounds what waits while a plugin starts; default
+	// protocol.QueueSize.
 	QueueSize int
 	// ShutdownWait is how long Close waits for shutdown answers, all plugins
-	// together; default 1 s.
+	// together; default protocol.ShutdownWait.
 	ShutdownWait time.Duration
 	// WriteTimeout ends a program that has not taken a message from its
 	// stdin for that long (it stopped reading): a crash, rather than every
-	// sender blocked for ever; default 10 s.
+	// sender blocked for ever; default protocol.WriteTimeout.
 	WriteTimeout time.Duration
 	// StopGrace is each step of stopping a program (stdin closed, then
-	// asked to end, then forced), the graces Close allows; default 500 ms.
+	// asked to end, then forced), the graces Close allows; default
+	// protocol.StopGrace.
 	// The transports are given theirs by whoever makes them.
 	StopGrace time.Duration
 	// Transports start programs by the kind of their run (package modules
@@ -90,31 +95,29 @@ func (o Options) withDefaults() Options {
 	if o.Env == nil {
 		o.Env = os.Environ()
 	}
-	if o.MemoryLimit == 0 {
-		o.MemoryLimit = 1024 * MB
-	}
-	if o.MemoryPeriod == 0 {
-		o.MemoryPeriod = 2 * time.Second
-	}
-	if o.MaxRestarts == 0 {
-		o.MaxRestarts = 3
-	}
-	if o.RestartWindow == 0 {
-		o.RestartWindow = 5 * time.Minute
-	}
-	if o.QueueSize == 0 {
-		o.QueueSize = 256
-	}
-	if o.ShutdownWait == 0 {
-		o.ShutdownWait = time.Second
-	}
-	if o.WriteTimeout == 0 {
-		o.WriteTimeout = 10 * time.Second
-	}
-	if o.StopGrace == 0 {
-		o.StopGrace = 500 * time.Millisecond
-	}
+	o.protocolDefaults()
 	return o
+}
+
+// protocolDefaults sets each zero field that applies a rule of the protocol
+// to the protocol's number (docs/protocol.md#numbers).
+func (o *Options) protocolDefaults() {
+	setDefault(&o.MemoryLimit, protocol.ProgramMemory)
+	setDefault(&o.MemoryPeriod, protocol.MemoryPeriod)
+	setDefault(&o.MaxRestarts, protocol.MaxRestarts)
+	setDefault(&o.RestartWindow, protocol.CrashWindow)
+	setDefault(&o.QueueSize, protocol.QueueSize)
+	setDefault(&o.ShutdownWait, protocol.ShutdownWait)
+	setDefault(&o.WriteTimeout, protocol.WriteTimeout)
+	setDefault(&o.StopGrace, protocol.StopGrace)
+}
+
+// setDefault sets *v to def when it is zero.
+func setDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }
 
 // DefaultHome is $ESCOUADE_HOME, else ~/.escouade.

@@ -3,21 +3,24 @@ package journal
 import (
 	"io"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // Defaults of Options.
 const (
-	// DefaultMaxSize is "1 MB" of docs/protocol.md#11-the-journal read as a decimal megabyte,
-	// the unit the sentence uses.
-	DefaultMaxSize int64 = 1_000_000
+	// DefaultMaxSize is the protocol's rotation size
+	// (docs/protocol.md#11-the-journal): "1 MB" read as a decimal
+	// megabyte, the unit the sentence uses.
+	DefaultMaxSize int64 = protocol.JournalRotateBytes
 	// DefaultBuffer is how many lines may wait for the disk before Write
 	// starts dropping them: far more than a burst of stderr needs.
-	DefaultBuffer = 4096
-	// DefaultMaxLine is the longest text of one line: the 64 KiB chunks a
-	// long stderr line arrives in, plus room for the masks and escapes
-	// they may gain, so those pass whole, while one line can never fill a
-	// file and rotate away everything before it.
-	DefaultMaxLine = 65 << 10
+	DefaultBuffer = protocol.JournalQueueLines
+	// DefaultMaxLine is the longest text of one line: the pieces a long
+	// stderr line arrives in, plus 1 KiB of room for the masks and
+	// escapes they may gain, so those pass whole, while one line can
+	// never fill a file and rotate away everything before it.
+	DefaultMaxLine = protocol.StderrPieceBytes + 1<<10
 )
 
 // Options tune a Journal. The zero value means the documented defaults.

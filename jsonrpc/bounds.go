@@ -3,27 +3,30 @@ package jsonrpc
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // The bounds a connection keeps on what the peer makes it hold, whatever
 // the peer sends (docs/protocol.md#3-messages): past one, the connection stops reading
 // the peer's stream until it is back under, and the pipe then pushes back
-// on the peer.
+// on the peer. The numbers are the protocol's (docs/protocol.md#numbers),
+// written in the schema and read here from vocab.
 const (
 	// DefaultMaxRequests is how many of the peer's requests are served at
 	// once when Options.MaxRequests is zero.
-	DefaultMaxRequests = 64
+	DefaultMaxRequests = vocab.LimitMaxRequests
 	// DefaultMaxHeld is how many bytes are held for the peer when
-	// Options.MaxHeld is zero: 16 MiB.
-	DefaultMaxHeld = 16 << 20
+	// Options.MaxHeld is zero.
+	DefaultMaxHeld = vocab.LimitMaxHeldBytes
 	// DefaultMaxNotifications is how many of the peer's notifications wait
 	// for their server when Options.MaxNotifications is zero.
-	DefaultMaxNotifications = 1024
+	DefaultMaxNotifications = vocab.LimitMaxNotifications
 	// DefaultMaxLater is how many of the peer's requests may wait for an
 	// answer given later (their handler returned ErrAsyncResponse) when
 	// Options.MaxLater is zero. They hold no goroutine and no request
 	// slot, only their place among those owed an answer.
-	DefaultMaxLater = 1024
+	DefaultMaxLater = vocab.LimitMaxLater
 )
 
 // noteOverhead is what a queued notification is counted for beyond its

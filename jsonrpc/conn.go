@@ -7,11 +7,13 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // DefaultLateMemory is how many timed-out call ids a connection remembers
 // when Options.LateMemory is zero.
-const DefaultLateMemory = 1024
+const DefaultLateMemory = vocab.LimitLateMemory
 
 // ErrClosed is the error of calls that could not get an answer because the
 // connection ended: the peer's stream ended, a write failed, or Close was

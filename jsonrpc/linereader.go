@@ -5,15 +5,18 @@ import (
 	"errors"
 	"io"
 	"os"
+
+	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
 // Limits of line reading.
 const (
-	// DefaultMaxLine is the longest line accepted when none is set: 8 MiB.
-	DefaultMaxLine = 8 << 20
+	// DefaultMaxLine is the longest line accepted when none is set: the
+	// protocol's (docs/protocol.md#numbers).
+	DefaultMaxLine = vocab.LimitMaxLineBytes
 	// ExcerptLen is how much of a bad or over-long line is kept for the
 	// journal.
-	ExcerptLen = 200
+	ExcerptLen = vocab.LimitExcerptBytes
 	// readBufferSize is the size of the reader's own buffer; a line that
 	// fits in it is returned without being copied.
 	readBufferSize = 64 << 10

@@ -52,7 +52,7 @@ const (
 // MaxBundleBytes is the largest run.js bundle read (docs/protocol.md#how-the-host-reads-a-plugins-files): its
 // source and its compiled form live in the engine's 64 MiB of memory,
 // and a bundle of the SDK with its dependencies is a few hundred KiB.
-const MaxBundleBytes = 16 * safefile.MiB
+const MaxBundleBytes = protocol.BundleBytes
 
 // Engine is the JS engine of run.js plugins. It satisfies host/wasm's
 // Engine interface. Use New.

@@ -12,12 +12,13 @@ import (
 	"strings"
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // DefaultMaxSize is the largest manifest read when LoadOptions.MaxSize is
 // zero. Real manifests are a few kilobytes; the cap keeps a wrong file from
 // being read whole.
-const DefaultMaxSize = safefile.MiB
+const DefaultMaxSize = protocol.ManifestBytes
 
 // LoadOptions tunes Load and Parse. The zero value checks no app version and
 // reads manifests up to DefaultMaxSize.

@@ -4,13 +4,15 @@ import (
 	"bytes"
 	"os"
 	"time"
+
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // Defaults used where a Spec field is left at its zero value.
 const (
 	// DefaultStderrKeep is how many last stderr lines a crash entry holds
 	// (docs/protocol.md#6-the-queue-crashes-and-re-attach).
-	DefaultStderrKeep = 20
+	DefaultStderrKeep = protocol.CrashStderrLines
 	// DefaultStderrDrain is how long Done waits, after the program exited,
 	// for the rest of its stderr. A child that inherited stderr may keep it
 	// open forever; the crash entry must not wait for it.
@@ -40,7 +42,7 @@ func tokenIn(env []byte) string {
 // StderrChunkBytes is the longest line handed to Spec.Stderr: a longer line
 // arrives cut into chunks of at most this size, so a program that writes
 // megabytes without a newline cannot make the host hold them all.
-const StderrChunkBytes = 64 << 10
+const StderrChunkBytes = protocol.StderrPieceBytes
 
 // Spec says what to run and where its stderr goes. The zero value of every
 // optional field means the documented default.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/transport"
 	"github.com/escouade-dev/escouade-plugin/vocab"
 )
@@ -49,7 +50,7 @@ func NewTransport(grace time.Duration) Transport {
 }
 
 // DefaultGrace is Transport.Grace when it is zero.
-const DefaultGrace = 500 * time.Millisecond
+const DefaultGrace = protocol.StopGrace
 
 // Launch starts run.command in the plugin folder. Cancelling ctx kills the
 // program and its group.

@@ -5,6 +5,12 @@
 // and whether a call's params or result hold. The schema is the one source
 // of truth; nothing here repeats a method name, a shape or a delay.
 //
+// The protocol's numbers (limits.go: TurnLimit, QueueSize, MaxRestarts
+// and CrashWindow, JournalRotateBytes…) are the schema's x-limits too,
+// typed and named by their rule; every package that applies one takes its
+// default from here, and docs/protocol.md#numbers lists them, held to
+// these constants by a test.
+//
 // A method entry is either an exact name ("secrets/get") or a prefix pattern
 // ending in "/*" ("permissions/*", "event/*"); Lookup tries exact names first,
 // then the longest matching pattern. A pattern needs at least one character

@@ -1,6 +1,10 @@
 package registry
 
-import "math"
+import (
+	"math"
+
+	"github.com/escouade-dev/escouade-plugin/protocol"
+)
 
 // The bounds of a plugin's folder (docs/protocol.md#how-the-host-reads-a-plugins-files):
 // what an install from git may write, and what the consent's fingerprint
@@ -10,14 +14,14 @@ const (
 	// MaxFolderFiles is the most entries a plugin's folder may hold: its
 	// files and its folders, each counted as one, since each takes an
 	// inode and a block whatever its size.
-	MaxFolderFiles = 20000
+	MaxFolderFiles = protocol.FolderEntries
 	// MaxFolderBytes is the most disk a plugin's folder may take, the sum
 	// of AllocatedBytes over its files and folders: for small files the
 	// blocks they take, not their sizes, are what fills a disk.
-	MaxFolderBytes = 512 << 20
+	MaxFolderBytes = protocol.FolderBytes
 	// FolderBlock is the least a file or a folder is counted to take on
 	// disk: a file system's usual block.
-	FolderBlock = 4 << 10
+	FolderBlock = protocol.FolderBlockBytes
 )
 
 // AllocatedBytes is what a file of size bytes is counted to take on disk:

@@ -16,6 +16,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/process"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // Consent is what the user said yes to at install: the program the plugin
@@ -54,8 +55,8 @@ const ModuleFile = "plugin.wasm"
 const MaxFingerprinted = 1 << 30
 
 const (
-	maxModule = 64 << 20 // wasm.MaxModuleBytes
-	maxBundle = 16 << 20 // jsrt.MaxBundleBytes
+	maxModule = protocol.ModuleBytes // wasm.MaxModuleBytes
+	maxBundle = protocol.BundleBytes // jsrt.MaxBundleBytes
 )
 
 // fingerprintLimit is the most of a file of a plugin of kind k that is

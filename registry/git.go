@@ -19,6 +19,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/netguard"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // GitDir is where the repositories installed from git are checked out,
@@ -32,8 +33,8 @@ const GitDir = "git"
 // MaxCloneBytes bounds what is fetched; its checkout is held to
 // MaxFolderFiles and MaxFolderBytes.
 const (
-	CloneTimeout  = 2 * time.Minute
-	MaxCloneBytes = 256 << 20
+	CloneTimeout  = protocol.CloneTime
+	MaxCloneBytes = protocol.CloneBytes
 )
 
 // GitOptions are the app's settings a clone depends on.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // FileName is the registry file inside the home folder.
@@ -44,8 +45,8 @@ type Entry struct {
 // is not one of ours (a device, a file grown without end) from being read
 // whole.
 const (
-	MaxRegistryBytes = 16 * safefile.MiB
-	MaxSettingsBytes = safefile.MiB
+	MaxRegistryBytes = protocol.RegistryFileBytes
+	MaxSettingsBytes = protocol.SettingsFileBytes
 )
 
 // Registry is the set of installed plugins of one home.

@@ -11,12 +11,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/vocab"
 )
 
-// MaxFileBytes is the largest file files/read hands out: 256 KB, that is
-// 262144 bytes (docs/protocol.md#filesread).
-const MaxFileBytes = 256 << 10
+// MaxFileBytes is the largest file files/read hands out
+// (docs/protocol.md#filesread).
+const MaxFileBytes = protocol.ReadFileBytes
 
 // maxLinkHops bounds the links followed for one path, as the kernel's
 // ELOOP does, so a cycle of links ends in a refusal.

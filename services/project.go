@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // ProjectFileName is the project file that may set plugin settings under
@@ -19,7 +20,7 @@ const ProjectFileName = ".escouade.yml"
 
 // MaxProjectFileBytes bounds the project file read for settings: a settings
 // file larger than this is a mistake, not something to load into memory.
-const MaxProjectFileBytes = 1 << 20
+const MaxProjectFileBytes = protocol.ProjectFileBytes
 
 // ProjectConfig is what a project's .escouade.yml says about one plugin.
 type ProjectConfig struct {

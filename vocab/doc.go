@@ -1,7 +1,9 @@
 // Package vocab is the one vocabulary of protocol 1: the name of every
 // method, the error codes, the messages of the wire errors the host
-// answers and the names of the ESCOUADE_* variables a process plugin
-// gets. It is generated from schemas/plugin-protocol-1.json by
+// answers, the names of the ESCOUADE_* variables a process plugin gets,
+// and the protocol's numbers (Limit…: package protocol gives them their
+// types and the names of their rules; jsonrpc, below it, reads its own
+// here). It is generated from schemas/plugin-protocol-1.json by
 // `go run ./internal/gen` (vocab_gen.go: never edit it; change the schema
 // and regenerate) and imports nothing, so the host, its services, jsonrpc,
 // the conformance bench and the Go kit all import it without weight.

@@ -190,3 +190,136 @@ const (
 	EnvVersion   = "ESCOUADE_VERSION"
 	EnvLang      = "ESCOUADE_LANG"
 )
+
+// The protocol's numbers (docs/protocol.md#numbers): a name ending in Ms is in
+// milliseconds, in Bytes in bytes, any other a count.
+const (
+	// The longest line either side reads; a longer one is answered -32700 and
+	// skipped.
+	LimitMaxLineBytes = 8 << 20
+	// How much of a bad or over-long line the journal quotes.
+	LimitExcerptBytes = 200
+	// The peer's requests served at once; past it the reader pauses.
+	LimitMaxRequests = 64
+	// Bytes held for the peer (request lines, answers to write, notifications to
+	// serve); past it the reader pauses.
+	LimitMaxHeldBytes = 16 << 20
+	// The peer's notifications queued for their server; past it the reader pauses.
+	LimitMaxNotifications = 1024
+	// The peer's requests waiting for an answer given later; past it the reader
+	// pauses.
+	LimitMaxLater = 1024
+	// The ids of timed-out calls remembered, so a late answer is journaled as
+	// late.
+	LimitLateMemory = 1024
+	// The longest stderr line the journal takes whole; a longer one arrives in
+	// pieces of this size.
+	LimitStderrPieceBytes = 64 << 10
+	// The last stderr lines a crash entry quotes.
+	LimitCrashStderrLines = 20
+	// A program that takes no line of its stdin for this long is ended as a crash.
+	LimitWriteTimeoutMs = 10000
+	// What waits while a program starts or restarts; a full queue drops its oldest
+	// message.
+	LimitQueueSize = 256
+	// Restarts after crashes allowed within CrashWindowMs; the next crash stops
+	// the plugin.
+	LimitMaxRestarts = 3
+	// The window MaxRestarts counts crashes in.
+	LimitCrashWindowMs = 300000
+	// Each step of stopping a program: stdin closed, then asked to end, then
+	// forced.
+	LimitStopGraceMs = 500
+	// How long closing the host waits for the shutdown answers, all plugins
+	// together.
+	LimitShutdownWaitMs = 1000
+	// A program's resident memory past which it is stopped without restart.
+	LimitProgramMemoryBytes = 1 << 30
+	// How often a program's memory is read.
+	LimitMemoryPeriodMs = 2000
+	// The largest file files/read hands out.
+	LimitReadFileBytes = 256 << 10
+	// The largest escouade-plugin.json read.
+	LimitManifestBytes = 1 << 20
+	// The largest plugin.wasm read.
+	LimitModuleBytes = 64 << 20
+	// The largest version.json read.
+	LimitVersionFileBytes = 64 << 10
+	// The largest run.js bundle read.
+	LimitBundleBytes = 16 << 20
+	// The largest escouade-bench.json read.
+	LimitBenchFileBytes = 1 << 20
+	// The largest <home>/plugins.json read.
+	LimitRegistryFileBytes = 16 << 20
+	// The largest <home>/plugin-settings/<id>.json read.
+	LimitSettingsFileBytes = 1 << 20
+	// The files and folders a plugin's folder may hold, each counted as one.
+	LimitFolderEntries = 20000
+	// The disk a plugin's folder may take, each file and folder counted in whole
+	// FolderBlockBytes.
+	LimitFolderBytes = 512 << 20
+	// The least a file or a folder of a plugin's folder is counted to take on
+	// disk.
+	LimitFolderBlockBytes = 4 << 10
+	// The time of an install from git's fetch.
+	LimitCloneTimeMs = 120000
+	// What an install from git fetches at most.
+	LimitCloneBytes = 256 << 20
+	// The largest .escouade.yml settings/get reads.
+	LimitProjectFileBytes = 1 << 20
+	// The size a journal file may not grow past: then <id>.log becomes <id>.log.1.
+	LimitJournalRotateBytes = 1000000
+	// Journal lines waiting for the disk before new ones are counted as dropped.
+	LimitJournalQueueLines = 4096
+	// The time of a module's turn, and of a reactor's start.
+	LimitTurnMs = 2000
+	// The time of a module's turn while a permissions/... call is pending on it.
+	LimitDecisionTurnMs = 500
+	// A module instance's linear memory.
+	LimitModuleMemoryBytes = 64 << 20
+	// What a module may write to stdout unread before its write waits, its turn
+	// clock running.
+	LimitModuleStdoutBytes = 16 << 20
+	// The largest root JSON file given to a module at /plugin.
+	LimitModuleFileBytes = 256 << 10
+	// The root JSON files given to a module at /plugin, in all.
+	LimitModuleFilesBytes = 1 << 20
+	// The wall-clock time of one module's compile.
+	LimitCompileTimeMs = 60000
+	// The memory mapped by one module's compile (Linux).
+	LimitCompileMemoryBytes = 1 << 30
+	// The largest body a net/fetch answer carries, whatever limits.netMaxBytes
+	// says.
+	LimitMaxFetchBytes = 4 << 20
+	// The most limits.netMaxBytes gives net/stream.
+	LimitMaxNetMaxBytes = 64 << 20
+	// The time of one net/fetch or net/stream request unless limits.netTimeoutMs
+	// says otherwise.
+	LimitNetTimeoutMs = 10000
+	// The most limits.netTimeoutMs gives.
+	LimitNetMaxTimeoutMs = 120000
+	// The decoded body of one request unless limits.netMaxBytes says otherwise.
+	LimitNetBodyBytes = 1 << 20
+	// The body bytes the fetches of one instance hold at once, read and not yet
+	// answered.
+	LimitNetFlightBytes = 16 << 20
+	// The net/stream streams one instance holds at once.
+	LimitNetMaxStreams = 16
+	// The ws/* sockets one instance holds at once.
+	LimitWsMaxSockets = 16
+	// The largest ws/* message, both ways.
+	LimitWsMessageBytes = 1 << 20
+	// The shortest timer/set delay: a shorter one is raised to it.
+	LimitTimerMinDelayMs = 10
+	// The timers one instance holds at once.
+	LimitTimerMaxPending = 64
+	// The largest file fs/read hands out.
+	LimitFsReadBytes = 8 << 20
+	// The time of one proc/run, at most and by default.
+	LimitProcTimeoutMs = 60000
+	// What proc/run keeps of each output.
+	LimitProcOutputBytes = 1 << 20
+	// The proc/run programs of one instance running at once; a call past them
+	// waits for a place.
+	LimitProcMaxRunning = 64
+)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // The bounds of one module's compile (docs/protocol.md#limits): the
@@ -23,10 +24,10 @@ import (
 const (
 	// DefaultCompileTime bounds a compile's wall-clock time: the largest
 	// real modules compile in seconds on a loaded 2-core machine.
-	DefaultCompileTime = 60 * time.Second
+	DefaultCompileTime = protocol.CompileTime
 	// DefaultCompileMemory bounds a compile's memory: the data the child
 	// maps (its Go heap, the compiler's tables, the machine code).
-	DefaultCompileMemory = 1 << 30
+	DefaultCompileMemory = protocol.CompileMemory
 )
 
 // The child's environment: compileChildEnv marks the process as a

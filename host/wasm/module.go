@@ -13,6 +13,7 @@ import (
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/internal/safefile"
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 )
 
 // Files of a run.wasm plugin (docs/protocol.md#loading-and-compiling).
@@ -31,9 +32,9 @@ const (
 	// MaxModuleBytes bounds plugin.wasm: a module runs in 64 MiB of
 	// memory, and the largest real ones (a Go program with its runtime)
 	// are a few MiB.
-	MaxModuleBytes = 64 * safefile.MiB
+	MaxModuleBytes = protocol.ModuleBytes
 	// MaxVersionFileBytes bounds version.json, which holds one hash.
-	MaxVersionFileBytes = 64 * safefile.KiB
+	MaxVersionFileBytes = protocol.VersionFileBytes
 )
 
 // module is a compiled module, compiled once per Transport.

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 )
@@ -30,18 +29,21 @@ type Options struct {
 	// running call as on the first.
 	JSWithoutCloseOnContextDone bool
 
-	// Memory is the linear memory of an instance; default 64 MB.
+	// Memory is the linear memory of an instance; default
+	// protocol.ModuleMemory.
 	Memory uint64
 	// TurnLimit and DecisionTurnLimit bound a turn, the second while the
-	// instance holds a decision; defaults 2 s and 500 ms.
+	// instance holds a decision; defaults protocol.TurnLimit and
+	// protocol.DecisionTurnLimit.
 	TurnLimit, DecisionTurnLimit time.Duration
 	// StartLimit bounds a reactor's start, before its first input:
 	// _initialize, and the JS engine's first turn (its runtime and the
-	// bundle's top level). Default the turn limit, the protocol's 2 s: a
-	// runaway top level gets the sentence any runaway turn gets.
+	// bundle's top level). Default the turn limit: a runaway top level
+	// gets the sentence any runaway turn gets.
 	StartLimit time.Duration
 	// FileLimit and FilesLimit bound the root JSON files given at /plugin,
-	// each and in all; defaults 256 KB and 1 MB.
+	// each and in all; defaults protocol.ModuleFileBytes and
+	// protocol.ModuleFilesBytes.
 	FileLimit, FilesLimit int64
 	// StdinBuffer is how many bytes of lines wait for an instance to read
 	// them before a write to its Stdin waits; default 16 MiB. A line is
@@ -49,16 +51,17 @@ type Options struct {
 	StdinBuffer int
 	// StdoutBuffer is how many bytes an instance may write that the host
 	// has not read before its write waits (its turn clock running: the
-	// wait is part of the turn); default 16 MiB.
+	// wait is part of the turn); default protocol.ModuleStdoutBytes.
 	StdoutBuffer int
 	// StdoutLine is the longest stdout line an instance may write; one
 	// that runs past it without a newline ends the instance. Default the
-	// protocol's 8 MiB (jsonrpc.DefaultMaxLine).
+	// protocol's line, protocol.MaxLineBytes.
 	StdoutLine int
-	// StderrKeep is how many stderr lines LastStderr keeps; default 20.
+	// StderrKeep is how many stderr lines LastStderr keeps; default
+	// protocol.CrashStderrLines.
 	StderrKeep int
 	// StderrLine is the longest stderr line handed on whole; longer ones
-	// are cut in pieces of that size. Default 64 KiB.
+	// are cut in pieces of that size. Default protocol.StderrPieceBytes.
 	StderrLine int
 	// ProgressAfter is how long a compile runs before a progress line says
 	// so; default 500 ms.
@@ -97,12 +100,7 @@ type Engine interface {
 }
 
 const (
-	defaultFileLimit     = 256 << 10
-	defaultFilesLimit    = 1 << 20
 	defaultStdinBuffer   = 16 << 20
-	defaultStdoutBuffer  = 16 << 20
-	defaultStderrKeep    = 20
-	defaultStderrLine    = 64 << 10
 	defaultProgressAfter = 500 * time.Millisecond
 	defaultHostVersion   = "dev"
 )
@@ -113,13 +111,13 @@ func (o Options) withDefaults() Options {
 	o.TurnLimit = orDefault(o.TurnLimit, protocol.TurnLimit)
 	o.DecisionTurnLimit = orDefault(o.DecisionTurnLimit, protocol.DecisionTurnLimit)
 	o.StartLimit = orDefault(o.StartLimit, o.TurnLimit)
-	o.FileLimit = orDefault(o.FileLimit, defaultFileLimit)
-	o.FilesLimit = orDefault(o.FilesLimit, defaultFilesLimit)
+	o.FileLimit = orDefault(o.FileLimit, protocol.ModuleFileBytes)
+	o.FilesLimit = orDefault(o.FilesLimit, protocol.ModuleFilesBytes)
 	o.StdinBuffer = orDefault(o.StdinBuffer, defaultStdinBuffer)
-	o.StdoutBuffer = orDefault(o.StdoutBuffer, defaultStdoutBuffer)
-	o.StdoutLine = orDefault(o.StdoutLine, jsonrpc.DefaultMaxLine)
-	o.StderrKeep = orDefault(o.StderrKeep, defaultStderrKeep)
-	o.StderrLine = orDefault(o.StderrLine, defaultStderrLine)
+	o.StdoutBuffer = orDefault(o.StdoutBuffer, protocol.ModuleStdoutBytes)
+	o.StdoutLine = orDefault(o.StdoutLine, protocol.MaxLineBytes)
+	o.StderrKeep = orDefault(o.StderrKeep, protocol.CrashStderrLines)
+	o.StderrLine = orDefault(o.StderrLine, protocol.StderrPieceBytes)
 	o.ProgressAfter = orDefault(o.ProgressAfter, defaultProgressAfter)
 	o.HostVersion = orDefault(o.HostVersion, defaultHostVersion)
 	o.CompileTime = orDefault(o.CompileTime, DefaultCompileTime*raceScale)

@@ -138,3 +138,32 @@ func TestVocabHasNoImport(t *testing.T) {
 
 // squash collapses runs of blanks, so alignment does not matter.
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestLimits holds the reading of x-limits: a number must be positive and
+// say what it bounds, and a size is written in the unit a reader counts.
+func TestLimits(t *testing.T) {
+	for _, bad := range []string{
+		`{"A": {"value": 0, "description": "zero"}}`,
+		`{"A": {"value": -1, "description": "negative"}}`,
+		`{"A": {"value": 3}}`,
+		`{"A": {"value": "3", "description": "a string"}}`,
+		`{"A": {"value": 1.5, "description": "a fraction"}}`,
+		`[]`,
+	} {
+		if _, err := limits([]byte(bad)); err == nil {
+			t.Errorf("limits(%s) took it", bad)
+		}
+	}
+	ls, err := limits([]byte(`{"LineBytes": {"value": 8388608, "description": "d"}, "Count": {"value": 1024, "description": "d"}, "OddBytes": {"value": 1000000, "description": "d"}, "ShortBytes": {"value": 65536, "description": "d"}, "GiBBytes": {"value": 1073741824, "description": "d"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range ls {
+		got = append(got, l.Name+" = "+limitLiteral(l))
+	}
+	want := []string{"LineBytes = 8 << 20", "Count = 1024", "OddBytes = 1000000", "ShortBytes = 64 << 10", "GiBBytes = 1 << 30"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("limit literals (-want +got):\n%s", diff)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/format"
+	"strconv"
 	"strings"
 )
 
@@ -30,7 +31,8 @@ func goTypesFile(doc *document, header string) ([]byte, []string, error) {
 }
 
 // goVocabFile writes the vocabulary (package vocab): the method names, the
-// error codes and messages and the environment names, as constants and
+// error codes and messages, the environment names and the protocol's
+// numbers, as constants and
 // with no import, so that any package, the Go kit first, may use it.
 func goVocabFile(doc *document, header string) ([]byte, error) {
 	g := &goGen{}
@@ -39,6 +41,7 @@ func goVocabFile(doc *document, header string) ([]byte, error) {
 	g.constants("Code", "Error codes of protocol 1 (JSON-RPC's and Escouade's, docs/protocol.md#7-what-the-host-serves-a-process).", doc.Codes)
 	g.constants("Message", "The messages of the wire errors the host answers: short English sentences, JSON-RPC's own for its codes (docs/protocol.md#7-what-the-host-serves-a-process).", doc.Messages)
 	g.constants("Env", "The environment variables a process plugin gets (docs/protocol.md#2-starting-the-program).", doc.Env)
+	g.limits(doc.Limits)
 	return formatGo(g.buf.Bytes())
 }
 
@@ -210,6 +213,36 @@ func (g *goGen) constants(prefix, doc string, cs []constant) {
 		g.printf("\t%s%s = %s\n", prefix, c.Name, c.Value)
 	}
 	g.printf(")\n")
+}
+
+// limits writes the protocol's numbers, each under what it bounds. Package
+// protocol gives them their types (time.Duration for the Ms ones); only
+// layer 1 (jsonrpc), which may not import protocol, reads them here.
+func (g *goGen) limits(ls []limit) {
+	if len(ls) == 0 {
+		return
+	}
+	g.printf("\n")
+	g.comment("", "The protocol's numbers (docs/protocol.md#numbers): a name ending in Ms is in milliseconds, in Bytes in bytes, any other a count.")
+	g.printf("const (\n")
+	for _, l := range ls {
+		g.comment("\t", l.Description)
+		g.printf("\tLimit%s = %s\n", l.Name, limitLiteral(l))
+	}
+	g.printf(")\n")
+}
+
+// limitLiteral writes a number of bytes in the unit a reader counts it in
+// (8 << 20 is 8 MiB), any other number as it is.
+func limitLiteral(l limit) string {
+	if strings.HasSuffix(l.Name, "Bytes") {
+		for _, shift := range []int{30, 20, 10} {
+			if l.Value%(1<<shift) == 0 {
+				return fmt.Sprintf("%d << %d", l.Value>>shift, shift)
+			}
+		}
+	}
+	return strconv.FormatInt(l.Value, 10)
 }
 
 func goTypeName(s *schema) string {

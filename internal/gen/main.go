@@ -3,9 +3,10 @@
 // them twice: run `go run ./internal/gen` at the root of the module after a
 // change to the schema. It writes
 //
-//   - vocab/vocab_gen.go: the method names, error codes, error messages
-//     and environment names, constants with no import, which the host, the
-//     services, jsonrpc, the bench and the Go kit use;
+//   - vocab/vocab_gen.go: the method names, error codes, error messages,
+//     environment names and the protocol's numbers (x-limits), constants
+//     with no import, which the host, the services, jsonrpc, the bench and
+//     the Go kit use (package protocol gives the numbers their types);
 //   - vocab/proto/types_gen.go: the Go types of every params and result;
 //   - kit/proto/types_gen.go: the Go kit's aliases of both;
 //   - sdk/js/types/protocol.d.ts and sdk/rust/src/proto.rs: the JS SDK's and

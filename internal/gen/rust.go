@@ -28,6 +28,7 @@ func rustFile(doc *document, header string) []byte {
 	g.methods(doc.Methods)
 	g.constants("CODE_", "i64", "Error codes of protocol 1 (JSON-RPC's and Escouade's).", doc.Codes)
 	g.constants("ENV_", "&str", "The environment variables a process plugin gets.", doc.Env)
+	g.limits(doc.Limits)
 	return g.buf.Bytes()
 }
 
@@ -135,6 +136,20 @@ func (g *rustGen) constants(prefix, typ, doc string, cs []constant) {
 	g.comment("", doc)
 	for _, c := range cs {
 		g.printf("pub const %s%s: %s = %s;\n", prefix, screaming(c.Name), typ, c.Value)
+	}
+}
+
+// limits writes the protocol's numbers (x-limits), each under what it
+// bounds: a name ending in MS is in milliseconds, in BYTES in bytes.
+func (g *rustGen) limits(ls []limit) {
+	if len(ls) == 0 {
+		return
+	}
+	g.printf("\n")
+	g.comment("", "The protocol's numbers (docs/protocol.md#numbers).")
+	for _, l := range ls {
+		g.comment("", l.Description)
+		g.printf("pub const LIMIT_%s: u64 = %s;\n", screaming(l.Name), limitLiteral(l))
 	}
 }
 

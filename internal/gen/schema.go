@@ -17,6 +17,16 @@ type document struct {
 	// Messages is x-messages: the wire errors' messages by name.
 	Messages []constant
 	Env      []constant // x-environment: the program's environment, by name
+	Limits   []limit    // x-limits: the protocol's numbers, by name
+}
+
+// limit is one entry of x-limits: a number of the protocol and what it
+// bounds. Its name says its unit: Ms milliseconds, Bytes bytes, else a
+// count.
+type limit struct {
+	Name        string
+	Value       int64  `json:"value"`
+	Description string `json:"description"`
 }
 
 // constant is a named value of the schema: an error code, a wire error's
@@ -140,6 +150,7 @@ func parseDocument(data []byte) (*document, error) {
 		Codes    json.RawMessage `json:"x-codes"`
 		Messages json.RawMessage `json:"x-messages"`
 		Env      json.RawMessage `json:"x-environment"`
+		Limits   json.RawMessage `json:"x-limits"`
 	}
 	if err := json.Unmarshal(data, &top); err != nil {
 		return nil, err
@@ -171,7 +182,31 @@ func parseDocument(data []byte) (*document, error) {
 	if doc.Env, err = constants(top.Env); err != nil {
 		return nil, fmt.Errorf("x-environment: %w", err)
 	}
+	if doc.Limits, err = limits(top.Limits); err != nil {
+		return nil, fmt.Errorf("x-limits: %w", err)
+	}
 	return doc, nil
+}
+
+// limits reads x-limits, in order; every number is positive.
+func limits(data json.RawMessage) ([]limit, error) {
+	var out []limit
+	if len(data) == 0 {
+		return nil, nil
+	}
+	err := eachMember(data, func(name string, raw json.RawMessage) error {
+		var l limit
+		if err := json.Unmarshal(raw, &l); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if l.Value <= 0 || l.Description == "" {
+			return fmt.Errorf("%s: wants a positive value and a description", name)
+		}
+		l.Name = name
+		out = append(out, l)
+		return nil
+	})
+	return out, err
 }
 
 // constants reads an object of named values, in order.

@@ -6,13 +6,14 @@ import (
 	"os"
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/services"
 	"github.com/escouade-dev/escouade-plugin/vocab"
 	"github.com/escouade-dev/escouade-plugin/vocab/proto"
 )
 
-// MaxReadBytes is the largest file fs/read hands out: 8 MiB.
-const MaxReadBytes = 8 << 20
+// MaxReadBytes is the largest file fs/read hands out.
+const MaxReadBytes = protocol.FsReadBytes
 
 // Config is what a Service is made from.
 type Config struct {

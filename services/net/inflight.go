@@ -25,7 +25,7 @@ const (
 	MaxHeaderBytes = 256 << 10
 	// MaxBytesInFlight is the most body bytes the fetches of one instance
 	// hold at once, read and not yet answered: 4 bodies of MaxFetchBytes.
-	MaxBytesInFlight = 16 << 20
+	MaxBytesInFlight = protocol.NetFlightBytes
 )
 
 // errNoRoom is the error of a fetch that holds bytes and finds no room

@@ -21,13 +21,13 @@ import (
 
 // The limits of docs/protocol.md#netfetch and #netstream.
 const (
-	DefaultTimeout  = 10 * time.Second
-	MaxTimeout      = 120 * time.Second
-	DefaultMaxBytes = 1 << 20
+	DefaultTimeout  = protocol.NetTimeout
+	MaxTimeout      = protocol.NetMaxTimeout
+	DefaultMaxBytes = protocol.NetBodyBytes
 	MaxMaxBytes     = protocol.MaxNetMaxBytes
-	MaxSockets      = 16
-	MaxStreams      = 16
-	MaxMessageBytes = 1 << 20
+	MaxSockets      = protocol.WsMaxSockets
+	MaxStreams      = protocol.NetMaxStreams
+	MaxMessageBytes = protocol.WsMessageBytes
 )
 
 // TagNet is the journal tag of the network's own lines (the proxy).

@@ -15,6 +15,7 @@ import (
 
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/process"
+	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/services"
 	fssvc "github.com/escouade-dev/escouade-plugin/services/fs"
 	"github.com/escouade-dev/escouade-plugin/vocab"
@@ -23,8 +24,8 @@ import (
 
 // The limits of docs/protocol.md#procrun.
 const (
-	MaxOutputBytes = 1 << 20
-	MaxTimeout     = 60 * time.Second
+	MaxOutputBytes = protocol.ProcOutputBytes
+	MaxTimeout     = protocol.ProcTimeout
 )
 
 // Timer is a timer of the service's clock; *time.Timer is one.
@@ -71,7 +72,7 @@ type Service struct {
 }
 
 // MaxRunning is how many programs one instance runs at once.
-const MaxRunning = 64
+const MaxRunning = protocol.ProcMaxRunning
 
 // runInTurn is proc/run once a place among the MaxRunning is free; the
 // instance ending gives up the wait.

@@ -45,6 +45,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/services"
 	"github.com/escouade-dev/escouade-plugin/vocab"
 	"github.com/escouade-dev/escouade-plugin/vocab/proto"
@@ -53,9 +54,9 @@ import (
 // The limits of docs/protocol.md#limits.
 const (
 	// MinDelay is the shortest delay: a shorter one is raised to it.
-	MinDelay = 10 * time.Millisecond
+	MinDelay = protocol.TimerMinDelay
 	// MaxPending is how many timers an instance may hold at once.
-	MaxPending = 64
+	MaxPending = protocol.TimerMaxPending
 	// MaxMs is the largest ms timer/set takes (2^31-1, as setTimeout).
 	MaxMs = math.MaxInt32
 )

@@ -19,9 +19,9 @@ type EventHandler = Rc<dyn Fn(Host, Value) -> LocalFuture<()>>;
 /// The protocol version the kit speaks.
 pub const PROTOCOL_VERSION: i64 = 1;
 
-/// The longest line the kit reads from the host, 8 MiB, the host's own
-/// limit (docs/protocol.md#3-messages).
-pub const MAX_LINE_BYTES: usize = 8 << 20;
+/// The longest line the kit reads from the host, the host's own limit
+/// (docs/protocol.md#3-messages).
+pub const MAX_LINE_BYTES: usize = proto::LIMIT_MAX_LINE_BYTES as usize;
 
 /// A plugin: the methods and events it serves. Register them in the setup
 /// function given to [`crate::module!`]; the host may call any of them once

@@ -594,3 +594,133 @@ pub const ENV_PLUGIN_ID: &str = "ESCOUADE_PLUGIN_ID";
 pub const ENV_PLUGIN_API: &str = "ESCOUADE_PLUGIN_API";
 pub const ENV_VERSION: &str = "ESCOUADE_VERSION";
 pub const ENV_LANG: &str = "ESCOUADE_LANG";
+
+/// The protocol's numbers (docs/protocol.md#numbers).
+/// The longest line either side reads; a longer one is answered -32700 and
+/// skipped.
+pub const LIMIT_MAX_LINE_BYTES: u64 = 8 << 20;
+/// How much of a bad or over-long line the journal quotes.
+pub const LIMIT_EXCERPT_BYTES: u64 = 200;
+/// The peer's requests served at once; past it the reader pauses.
+pub const LIMIT_MAX_REQUESTS: u64 = 64;
+/// Bytes held for the peer (request lines, answers to write, notifications to
+/// serve); past it the reader pauses.
+pub const LIMIT_MAX_HELD_BYTES: u64 = 16 << 20;
+/// The peer's notifications queued for their server; past it the reader pauses.
+pub const LIMIT_MAX_NOTIFICATIONS: u64 = 1024;
+/// The peer's requests waiting for an answer given later; past it the reader
+/// pauses.
+pub const LIMIT_MAX_LATER: u64 = 1024;
+/// The ids of timed-out calls remembered, so a late answer is journaled as
+/// late.
+pub const LIMIT_LATE_MEMORY: u64 = 1024;
+/// The longest stderr line the journal takes whole; a longer one arrives in
+/// pieces of this size.
+pub const LIMIT_STDERR_PIECE_BYTES: u64 = 64 << 10;
+/// The last stderr lines a crash entry quotes.
+pub const LIMIT_CRASH_STDERR_LINES: u64 = 20;
+/// A program that takes no line of its stdin for this long is ended as a crash.
+pub const LIMIT_WRITE_TIMEOUT_MS: u64 = 10000;
+/// What waits while a program starts or restarts; a full queue drops its oldest
+/// message.
+pub const LIMIT_QUEUE_SIZE: u64 = 256;
+/// Restarts after crashes allowed within CrashWindowMs; the next crash stops
+/// the plugin.
+pub const LIMIT_MAX_RESTARTS: u64 = 3;
+/// The window MaxRestarts counts crashes in.
+pub const LIMIT_CRASH_WINDOW_MS: u64 = 300000;
+/// Each step of stopping a program: stdin closed, then asked to end, then
+/// forced.
+pub const LIMIT_STOP_GRACE_MS: u64 = 500;
+/// How long closing the host waits for the shutdown answers, all plugins
+/// together.
+pub const LIMIT_SHUTDOWN_WAIT_MS: u64 = 1000;
+/// A program's resident memory past which it is stopped without restart.
+pub const LIMIT_PROGRAM_MEMORY_BYTES: u64 = 1 << 30;
+/// How often a program's memory is read.
+pub const LIMIT_MEMORY_PERIOD_MS: u64 = 2000;
+/// The largest file files/read hands out.
+pub const LIMIT_READ_FILE_BYTES: u64 = 256 << 10;
+/// The largest escouade-plugin.json read.
+pub const LIMIT_MANIFEST_BYTES: u64 = 1 << 20;
+/// The largest plugin.wasm read.
+pub const LIMIT_MODULE_BYTES: u64 = 64 << 20;
+/// The largest version.json read.
+pub const LIMIT_VERSION_FILE_BYTES: u64 = 64 << 10;
+/// The largest run.js bundle read.
+pub const LIMIT_BUNDLE_BYTES: u64 = 16 << 20;
+/// The largest escouade-bench.json read.
+pub const LIMIT_BENCH_FILE_BYTES: u64 = 1 << 20;
+/// The largest <home>/plugins.json read.
+pub const LIMIT_REGISTRY_FILE_BYTES: u64 = 16 << 20;
+/// The largest <home>/plugin-settings/<id>.json read.
+pub const LIMIT_SETTINGS_FILE_BYTES: u64 = 1 << 20;
+/// The files and folders a plugin's folder may hold, each counted as one.
+pub const LIMIT_FOLDER_ENTRIES: u64 = 20000;
+/// The disk a plugin's folder may take, each file and folder counted in whole
+/// FolderBlockBytes.
+pub const LIMIT_FOLDER_BYTES: u64 = 512 << 20;
+/// The least a file or a folder of a plugin's folder is counted to take on
+/// disk.
+pub const LIMIT_FOLDER_BLOCK_BYTES: u64 = 4 << 10;
+/// The time of an install from git's fetch.
+pub const LIMIT_CLONE_TIME_MS: u64 = 120000;
+/// What an install from git fetches at most.
+pub const LIMIT_CLONE_BYTES: u64 = 256 << 20;
+/// The largest .escouade.yml settings/get reads.
+pub const LIMIT_PROJECT_FILE_BYTES: u64 = 1 << 20;
+/// The size a journal file may not grow past: then <id>.log becomes <id>.log.1.
+pub const LIMIT_JOURNAL_ROTATE_BYTES: u64 = 1000000;
+/// Journal lines waiting for the disk before new ones are counted as dropped.
+pub const LIMIT_JOURNAL_QUEUE_LINES: u64 = 4096;
+/// The time of a module's turn, and of a reactor's start.
+pub const LIMIT_TURN_MS: u64 = 2000;
+/// The time of a module's turn while a permissions/... call is pending on it.
+pub const LIMIT_DECISION_TURN_MS: u64 = 500;
+/// A module instance's linear memory.
+pub const LIMIT_MODULE_MEMORY_BYTES: u64 = 64 << 20;
+/// What a module may write to stdout unread before its write waits, its turn
+/// clock running.
+pub const LIMIT_MODULE_STDOUT_BYTES: u64 = 16 << 20;
+/// The largest root JSON file given to a module at /plugin.
+pub const LIMIT_MODULE_FILE_BYTES: u64 = 256 << 10;
+/// The root JSON files given to a module at /plugin, in all.
+pub const LIMIT_MODULE_FILES_BYTES: u64 = 1 << 20;
+/// The wall-clock time of one module's compile.
+pub const LIMIT_COMPILE_TIME_MS: u64 = 60000;
+/// The memory mapped by one module's compile (Linux).
+pub const LIMIT_COMPILE_MEMORY_BYTES: u64 = 1 << 30;
+/// The largest body a net/fetch answer carries, whatever limits.netMaxBytes
+/// says.
+pub const LIMIT_MAX_FETCH_BYTES: u64 = 4 << 20;
+/// The most limits.netMaxBytes gives net/stream.
+pub const LIMIT_MAX_NET_MAX_BYTES: u64 = 64 << 20;
+/// The time of one net/fetch or net/stream request unless limits.netTimeoutMs
+/// says otherwise.
+pub const LIMIT_NET_TIMEOUT_MS: u64 = 10000;
+/// The most limits.netTimeoutMs gives.
+pub const LIMIT_NET_MAX_TIMEOUT_MS: u64 = 120000;
+/// The decoded body of one request unless limits.netMaxBytes says otherwise.
+pub const LIMIT_NET_BODY_BYTES: u64 = 1 << 20;
+/// The body bytes the fetches of one instance hold at once, read and not yet
+/// answered.
+pub const LIMIT_NET_FLIGHT_BYTES: u64 = 16 << 20;
+/// The net/stream streams one instance holds at once.
+pub const LIMIT_NET_MAX_STREAMS: u64 = 16;
+/// The ws/* sockets one instance holds at once.
+pub const LIMIT_WS_MAX_SOCKETS: u64 = 16;
+/// The largest ws/* message, both ways.
+pub const LIMIT_WS_MESSAGE_BYTES: u64 = 1 << 20;
+/// The shortest timer/set delay: a shorter one is raised to it.
+pub const LIMIT_TIMER_MIN_DELAY_MS: u64 = 10;
+/// The timers one instance holds at once.
+pub const LIMIT_TIMER_MAX_PENDING: u64 = 64;
+/// The largest file fs/read hands out.
+pub const LIMIT_FS_READ_BYTES: u64 = 8 << 20;
+/// The time of one proc/run, at most and by default.
+pub const LIMIT_PROC_TIMEOUT_MS: u64 = 60000;
+/// What proc/run keeps of each output.
+pub const LIMIT_PROC_OUTPUT_BYTES: u64 = 1 << 20;
+/// The proc/run programs of one instance running at once; a call past them
+/// waits for a place.
+pub const LIMIT_PROC_MAX_RUNNING: u64 = 64;
