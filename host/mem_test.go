@@ -85,14 +85,14 @@ func (p *memProgram) end(exit transport.Exit) {
 
 func (p *memProgram) Stdin() io.WriteCloser   { return p.inW }
 func (p *memProgram) Stdout() io.ReadCloser   { return p.outR }
-func (p *memProgram) ID() transport.ID        { return transport.ID{Name: "instance"} }
+func (p *memProgram) ID() string              { return "instance" }
 func (p *memProgram) Done() <-chan struct{}   { return p.done }
 func (p *memProgram) Exit() transport.Exit    { return p.exit }
 func (p *memProgram) LastStderr() []string    { return nil }
 func (p *memProgram) Memory() (uint64, error) { return p.memory.Load(), nil }
 
 // Stop ends it as a process that honours a closed stdin would.
-func (p *memProgram) Stop(context.Context) error {
+func (p *memProgram) Stop(context.Context, transport.StopOptions) error {
 	p.end(exited(0))
 	return nil
 }
