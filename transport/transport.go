@@ -7,8 +7,8 @@
 // StopOptions what to stop, an Exit what ended a program (a kind and its
 // numbers, no wording: the host says it), and ID names a program the same
 // way for all. What only some programs have comes through an optional
-// interface the host looks for (MemoryReader; the host's status reads
-// the system's number of a program the system runs the same way).
+// interface the host looks for on a Program (MemoryReader here; the host
+// reads what only the system's programs have the same way).
 //
 // A Transport is owned by the host and closed with it: a WASM transport
 // holds one wazero.Runtime and its compile cache for every plugin.
