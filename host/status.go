@@ -1,8 +1,6 @@
 package host
 
-import (
-	"time"
-)
+import "time"
 
 // Status is a plugin's state as the app and the CLI show it.
 type Status struct {
