@@ -9,11 +9,10 @@ import (
 // Process holds (but Stdout). It closes stdin, waits grace for the program
 // to exit, asks everything it started to terminate (SIGTERM; not on
 // Windows), waits grace again, then kills it all. A cancelled ctx cuts the
-// graces short and goes straight to the kill. Stop
-// returns once the program and all it started are gone (on Linux, once
-// those the host adopted are reaped); it always kills what is left, even
-// when the program had exited by itself. Calling it again, or after Done,
-// is safe.
+// graces short and goes straight to the kill. Stop returns once the
+// program and all it started are gone (on Linux, once those the host
+// adopted are reaped); it always kills what is left, even when the program
+// had exited by itself. Calling it again, or after Done, is safe.
 func (p *Process) Stop(ctx context.Context, grace time.Duration) {
 	p.stop(ctx, grace, true)
 }
