@@ -3,15 +3,8 @@
 // items and lines to write to the agent come out. It has no process, no
 // goroutine and no clock of its own; the harness owns the agent's process,
 // reads its stdout line by line (lines of any size), writes the returned
-// lines to its stdin, and decides when a cancel has waited long enough.
-//
-//	c := acp.NewClient(acp.Options{Cwd: dir, FS: true})
-//	write(c.Start())
-//	for line := range agentLines {
-//		items, out := c.Feed(line)
-//		show(items)
-//		write(out)
-//	}
+// lines to its stdin, and decides when a cancel has waited long enough;
+// Example feeds it an agent's answer to initialize.
 //
 // Decisions the specification leaves open:
 //

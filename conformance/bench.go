@@ -104,7 +104,8 @@ func start(ctx context.Context, m *manifest.Manifest, bench *BenchFile, opts Opt
 		return nil, res
 	}
 	stderr := &stderrLines{keep: opts.StderrKeep}
-	spec := transport.LaunchSpec{Manifest: m, Stderr: stderr.add}
+	spec := host.LaunchSpecOf(m)
+	spec.Stderr = stderr.add
 	if m.Run.Kind() == manifest.RunProcess {
 		spec.Env = host.PluginEnv(opts.Env, m.ID, opts.AppVersion, opts.Lang)
 	}
@@ -197,7 +198,7 @@ func (s *session) stop() []Result {
 		return nil
 	}
 	s.stopped = true
-	_ = s.prog.Stop(s.ctx)
+	_ = s.prog.Stop(s.ctx, transport.StopOptions{})
 	// Once the group is dead stdout ends by itself; a process that escaped
 	// the group may hold it open, so the bench's end is closed after a grace.
 	timer := time.NewTimer(s.opts.StopGrace)

@@ -3,6 +3,8 @@ package conformance
 import (
 	"fmt"
 	"strings"
+
+	"github.com/escouade-dev/escouade-plugin/host"
 )
 
 // crashFix replaces a check's own fix when the program ended during it:
@@ -34,11 +36,12 @@ func (s *session) crashed() bool {
 	return true
 }
 
-// exitText says how the program ended: "exit code 3", "signal killed".
+// exitText says how the program ended, in the host's words: "exit code
+// 3", "signal killed".
 func (s *session) exitText() string {
 	select {
 	case <-s.prog.Done():
-		return s.prog.Exit().String()
+		return host.ExitText(s.prog.Exit())
 	default:
 		return "its stdout closed"
 	}

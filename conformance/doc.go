@@ -4,10 +4,8 @@
 //
 // The bench drives the wire itself rather than through the host package: it
 // has to see what a host forgives or hides, such as a non-JSON line on stdout,
-// the shape of a batch answer, or an id re-typed on the way back.
-//
-//	report := conformance.Run(ctx, "plugins/slack", conformance.Options{})
-//	report.WriteText(os.Stdout) // a table, then "12 passed, 0 failed"
+// the shape of a batch answer, or an id re-typed on the way back. Example
+// runs it on a folder and writes its report.
 //
 // # Checks
 //

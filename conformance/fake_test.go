@@ -84,10 +84,10 @@ func (p *fakeProgram) run() {
 func (p *fakeProgram) Stdin() io.WriteCloser { return p.stdinW }
 func (p *fakeProgram) Stdout() io.ReadCloser { return p.stdoutR }
 func (p *fakeProgram) Done() <-chan struct{} { return p.done }
-func (p *fakeProgram) ID() transport.ID      { return transport.ID{Name: "instance 1"} }
+func (p *fakeProgram) ID() string            { return "instance 1" }
 func (p *fakeProgram) Exit() transport.Exit  { return transport.Exit{Kind: transport.Exited} }
 func (p *fakeProgram) LastStderr() []string  { return nil }
-func (p *fakeProgram) Stop(context.Context) error {
+func (p *fakeProgram) Stop(context.Context, transport.StopOptions) error {
 	p.stdinW.Close()
 	p.stdoutR.CloseWithError(io.ErrClosedPipe)
 	p.wg.Wait()

@@ -419,7 +419,9 @@ func startWASM(t *testing.T, m *manifest.Manifest) (io.Writer, <-chan string) {
 	t.Helper()
 	tr := wasmTransport(t)
 	stderr := &syncBuffer{}
-	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Stderr: func(line string) { fmt.Fprintln(stderr, line) }})
+	spec := host.LaunchSpecOf(m)
+	spec.Stderr = func(line string) { fmt.Fprintln(stderr, line) }
+	prog, err := tr.Launch(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +433,7 @@ func startWASM(t *testing.T, m *manifest.Manifest) (io.Writer, <-chan string) {
 			t.Errorf("%s did not end; stderr:\n%s", m.ID, stderr)
 		}
 		if exit := prog.Exit(); exit.Kind != transport.Exited || exit.Code != 0 {
-			t.Errorf("%s ended: %s; stderr:\n%s", m.ID, exit.Sentence(), stderr)
+			t.Errorf("%s ended: %s; stderr:\n%s", m.ID, host.CrashSentence(exit), stderr)
 		}
 		tr.Close(context.Background())
 	})

@@ -32,14 +32,8 @@
 //     absent" the agents whose plugin is gone or disabled.
 //
 // Items reach Options.OnItem in order, from the session's goroutine; the
-// callback may call the session's methods, which only queue work.
-//
-//	s, err := harness.Start(ctx, harness.Options{
-//		Manifest: m, Cwd: dir, OnItem: show,
-//	})
-//	s.Prompt("hello")
-//	...
-//	s.Close(ctx)
+// callback may call the session's methods, which only queue work. Example
+// starts a session, prompts it and closes it.
 //
 // What caps does not say, the agent does not do: a mode outside caps.modes
 // (CheckMode), readOnly without caps.readOnly, and a prompt's image or PDF

@@ -45,10 +45,9 @@ func (i *instance) shutdown(ctx, stop context.Context) {
 	i.p.mu.Unlock()
 	if greeted {
 		i.askShutdown(ctx)
-		stop = transport.Asked(stop)
 	}
 	if i.prog != nil {
-		_ = i.prog.Stop(stop)
+		_ = i.prog.Stop(stop, transport.StopOptions{AlreadyAsked: greeted})
 	}
 }
 

@@ -24,7 +24,7 @@ func TestCloseStopsEveryProgramAndWhatItStarted(t *testing.T) {
 	t.Logf("closed in %v", time.Since(start))
 	eventually(t, fmt.Sprintf("child %d of the plugin gone", child), func() bool { return !processRuns(child) })
 	for _, pl := range []*Plugin{p, deaf} {
-		if st := pl.Status(); st.State != StateStopped || st.Program.System != 0 {
+		if st := pl.Status(); st.State != StateStopped || st.PID != 0 {
 			t.Errorf("%s after Close: %+v", pl.ID(), st)
 		}
 	}

@@ -2,12 +2,8 @@
 // starts its program on activation, speaks protocol 1 to it, serves what it
 // asks (secrets, settings, log, files, and for modules the module-only
 // services), restarts it after a crash, watches its memory and stops it
-// with the host.
-//
-//	h := host.New(host.Options{Home: home, Keychain: keychain.NewMemory()})
-//	defer h.Close(ctx)
-//	p, err := h.AddInstalled("dev.example.notes") // installed with package registry
-//	out := p.Call(ctx, "test/do", map[string]any{"x": 1})
+// with the host. Example makes a host, adds an installed plugin and calls
+// it.
 //
 // What a person consented to is what runs, by default: every start of a
 // plugin is checked against the home's record of what was installed and
@@ -21,9 +17,11 @@
 // The supervisor speaks lines, never the OS: programs are started by the
 // transports of Options.Transports (package transport is the seam;
 // package modules gives every run kind's), which the host owns and closes
-// with it. The seam says what ended a program in words any transport can
-// mean (it exited with a code, the host ended it, asked or forced, it
-// broke a limit) and names each program with one ID. Services are made
+// with it. The seam says what ended a program, with no wording (it exited
+// with a code, the host ended it, asked or forced, it broke a limit):
+// the words the journal and the app read are the host's (crash.go). It
+// names each program with one ID, and what only some programs have the
+// host reads through an optional interface (status.go). Services are made
 // per instance of a program (ServiceMaker) and closed when the instance
 // ends.
 //

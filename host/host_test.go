@@ -21,10 +21,10 @@ func TestCallAnsweredAndJournaled(t *testing.T) {
 		t.Errorf("result = %s", got)
 	}
 	st := waitState(t, p, StateReady)
-	if st.Program.System == 0 {
+	if st.PID == 0 {
 		t.Error("a ready process plugin shows no pid")
 	}
-	journalHas(t, p, "start", fmt.Sprintf("started, pid %d", st.Program.System))
+	journalHas(t, p, "start", fmt.Sprintf("started, pid %d", st.PID))
 	journalHas(t, p, "ready", `"protocolVersion":1`)
 	j, ok := h.Journal("dev.test.fake")
 	if lines, err := j.Tail(500); !ok || err != nil || len(lines) < 2 {
@@ -52,7 +52,7 @@ func TestNeverStartsWithoutActivation(t *testing.T) {
 		t.Errorf("outcome = %+v", o)
 	}
 	journalHas(t, p, "stop", "not started: it has no activation")
-	if st := p.Status(); st.State != StateIdle || st.Program.System != 0 {
+	if st := p.Status(); st.State != StateIdle || st.PID != 0 {
 		t.Errorf("status = %+v, want idle and never started", st)
 	}
 }
@@ -280,14 +280,14 @@ func TestUserChanges(t *testing.T) {
 	if got := askToken(); got != `{"result":"tok"}` {
 		t.Fatalf("granted: %s", got)
 	}
-	before := p.Status().Program.System
+	before := p.Status().PID
 	if err := p.SetGranted(ctx, manifest.Permissions{}); err != nil {
 		t.Fatal(err)
 	}
 	if got := askToken(); !strings.Contains(got, "-32001") {
 		t.Errorf("revoked: %s", got)
 	}
-	if after := p.Status().Program.System; after == before {
+	if after := p.Status().PID; after == before {
 		t.Errorf("the program was not restarted (pid %d)", after)
 	}
 	p.Disable(ctx)

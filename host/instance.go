@@ -79,14 +79,14 @@ func (i *instance) run(spec transport.LaunchSpec) {
 	if !i.launch(spec) {
 		return
 	}
-	p.journal.Write(journal.TagStart, "started, "+i.prog.ID().Name)
+	p.journal.Write(journal.TagStart, "started, "+i.prog.ID())
 	if i.handshake() {
 		p.settle(i.manifest, i.launchedAt, journal.TagReady)
 	}
 	i.waitEnd()
 	i.conn.Close()
 	i.svc.close()
-	_ = i.prog.Stop(stoppedNow())
+	_ = i.prog.Stop(stoppedNow(), transport.StopOptions{})
 	p.settle(i.manifest, i.launchedAt, journal.TagStop)
 	p.mu.Lock()
 	p.decide(i, event{kind: evExited})
@@ -97,19 +97,19 @@ func (i *instance) run(spec transport.LaunchSpec) {
 // the reason it could not start.
 func (i *instance) launch(spec transport.LaunchSpec) bool {
 	p := i.p
-	program, err := p.admitStart(spec.Manifest)
+	program, err := p.admitStart(i.manifest)
 	if err != nil {
 		return i.launchFailed(err.Error())
 	}
 	spec.Program = program
 	i.launchedAt = time.Now()
-	prog, err := p.h.transportFor(spec.Manifest.Run.Kind()).Launch(i.ctx, spec)
+	prog, err := p.h.transportFor(i.manifest.Run.Kind()).Launch(i.ctx, spec)
 	if err != nil {
 		return i.launchFailed("could not start: " + err.Error())
 	}
 	// The services are made on the connection (Bind) before it reads, and
 	// outside the plugin's lock: a maker is the app's code.
-	i.svc = p.servicesFor(i, spec)
+	i.svc = p.servicesFor(i)
 	conn := jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{
 		Handle:       i.svc.handle,
 		Bind:         i.svc.bind,
@@ -176,7 +176,7 @@ func (i *instance) waitEnd() {
 	case <-i.prog.Done():
 	case <-time.After(grace):
 		ctx, cancel := context.WithTimeout(context.Background(), 2*grace)
-		_ = i.prog.Stop(ctx)
+		_ = i.prog.Stop(ctx, transport.StopOptions{})
 		cancel()
 		<-i.prog.Done()
 	}
@@ -440,26 +440,8 @@ func (i *instance) stopForGood(tag, reason string) {
 	stop := p.decide(i, event{kind: evStopForGood, tag: tag, reason: reason})
 	p.mu.Unlock()
 	if stop {
-		_ = i.prog.Stop(i.ctx)
+		_ = i.prog.Stop(i.ctx, transport.StopOptions{})
 	}
-}
-
-// crashText is the crash entry: how the program ended and its last lines
-// of stderr.
-func crashText(prog transport.Program) string {
-	var b strings.Builder
-	b.WriteString(prog.Exit().Sentence())
-	lines := prog.LastStderr()
-	switch {
-	case len(lines) == 1:
-		b.WriteString("; last line of stderr:")
-	case len(lines) > 1:
-		fmt.Fprintf(&b, "; last %d lines of stderr:", len(lines))
-	}
-	for _, l := range lines {
-		b.WriteString("\n| " + l)
-	}
-	return b.String()
 }
 
 // What a program that declines agent/attach is told and the journal says.

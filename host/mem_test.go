@@ -22,6 +22,7 @@ type memProgram struct {
 	once      sync.Once
 	exit      transport.Exit
 	memory    atomic.Uint64
+	firstStop atomic.Pointer[transport.StopOptions] // the options of its first Stop
 }
 
 type memHandler func(ctx context.Context, prog *memProgram, m *jsonrpc.Message) (any, error)
@@ -85,14 +86,15 @@ func (p *memProgram) end(exit transport.Exit) {
 
 func (p *memProgram) Stdin() io.WriteCloser   { return p.inW }
 func (p *memProgram) Stdout() io.ReadCloser   { return p.outR }
-func (p *memProgram) ID() transport.ID        { return transport.ID{Name: "instance"} }
+func (p *memProgram) ID() string              { return "instance" }
 func (p *memProgram) Done() <-chan struct{}   { return p.done }
 func (p *memProgram) Exit() transport.Exit    { return p.exit }
 func (p *memProgram) LastStderr() []string    { return nil }
 func (p *memProgram) Memory() (uint64, error) { return p.memory.Load(), nil }
 
 // Stop ends it as a process that honours a closed stdin would.
-func (p *memProgram) Stop(context.Context) error {
+func (p *memProgram) Stop(_ context.Context, opts transport.StopOptions) error {
+	p.firstStop.CompareAndSwap(nil, &opts)
 	p.end(exited(0))
 	return nil
 }

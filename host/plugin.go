@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/escouade-dev/escouade-plugin/journal"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
@@ -58,21 +57,6 @@ func (p *Plugin) Manifest() *manifest.Manifest {
 
 // Journal is the plugin's journal.
 func (p *Plugin) Journal() *journal.Journal { return p.journal }
-
-// Status is the plugin's state now.
-func (p *Plugin) Status() Status {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.statusLocked()
-}
-
-func (p *Plugin) statusLocked() Status {
-	s := Status{State: p.state, Reason: p.reason, Crashes: p.crashes.count(time.Now(), p.h.opts.RestartWindow)}
-	if p.inst != nil && p.inst.prog != nil {
-		s.Program = p.inst.prog.ID()
-	}
-	return s
-}
 
 // setState changes the state and tells the app. Called with mu held, by
 // decide's edges only (take).

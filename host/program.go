@@ -25,7 +25,7 @@ func (h *Host) transportFor(kind manifest.RunKind) transport.Transport {
 type missingTransport struct{ kind manifest.RunKind }
 
 func (t missingTransport) Launch(_ context.Context, spec transport.LaunchSpec) (transport.Program, error) {
-	return nil, fmt.Errorf("%s: run.%s programs are not supported by this host", filepath.Join(spec.Manifest.Dir, manifest.FileName), t.kind)
+	return nil, fmt.Errorf("%s: run.%s programs are not supported by this host", filepath.Join(spec.Dir, manifest.FileName), t.kind)
 }
 
 func (missingTransport) Close(context.Context) error { return nil }
@@ -44,10 +44,20 @@ func (h *Host) closeTransports(ctx context.Context) error {
 // environment of now (a transport whose programs take no environment, a
 // module's, leaves it).
 func (p *Plugin) launchSpecLocked() transport.LaunchSpec {
-	return transport.LaunchSpec{
-		Manifest: p.m,
-		Env:      p.h.pluginEnv(p.m.ID),
-		Stderr:   func(line string) { p.journal.Write(journal.TagStderr, line) },
-		Journal:  p.journal.Write,
+	spec := LaunchSpecOf(p.m)
+	spec.Env = p.h.pluginEnv(p.m.ID)
+	spec.Stderr = func(line string) { p.journal.Write(journal.TagStderr, line) }
+	spec.Journal = p.journal.Write
+	return spec
+}
+
+// LaunchSpecOf is what m says of its program, in the seam's terms: the
+// plugin's id and folder, its run's kind, command and file. The caller
+// adds the environment and where the program's lines go.
+func LaunchSpecOf(m *manifest.Manifest) transport.LaunchSpec {
+	spec := transport.LaunchSpec{Name: m.ID, Dir: m.Dir, Kind: string(m.Run.Kind())}
+	if m.Run != nil {
+		spec.Command, spec.File = m.Run.Command, m.Run.JS
 	}
+	return spec
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/services"
-	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // ServiceEnv is what a per-instance service is bound to: the plugin as it
@@ -92,13 +91,13 @@ type serviceSet struct {
 }
 
 // servicesFor prepares the services of a new instance; bind makes them.
-func (p *Plugin) servicesFor(i *instance, spec transport.LaunchSpec) *serviceSet {
+func (p *Plugin) servicesFor(i *instance) *serviceSet {
 	p.mu.Lock()
 	granted, settings := p.granted, p.settings
 	p.mu.Unlock()
-	env := ServiceEnv{Manifest: spec.Manifest, Granted: granted, Settings: settings, Journal: p.journal.Write,
+	env := ServiceEnv{Manifest: i.manifest, Granted: granted, Settings: settings, Journal: p.journal.Write,
 		Mask: p.journal.Mask, Attached: p.attached, Home: p.h.opts.Home}
-	return &serviceSet{p: p, ctx: i.ctx, env: env, module: isModule(spec.Manifest.Run.Kind()),
+	return &serviceSet{p: p, ctx: i.ctx, env: env, module: isModule(i.manifest.Run.Kind()),
 		methods: map[string]services.Handler{}, ordered: map[string]bool{}}
 }
 

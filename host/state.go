@@ -1,7 +1,5 @@
 package host
 
-import "github.com/escouade-dev/escouade-plugin/transport"
-
 // State is where a plugin stands.
 type State string
 
@@ -13,13 +11,3 @@ const (
 	StateStopped    State = "stopped"    // stopped for a reason; Restart starts it
 	StateDisabled   State = "disabled"   // switched off by the user
 )
-
-// Status is a plugin's state as the app and the CLI show it.
-type Status struct {
-	State  State  `json:"state"`
-	Reason string `json:"reason"` // "" when there is nothing to say
-	// Program names the program now, as its transport does; the zero ID
-	// when none runs. How the app spells it is the app's.
-	Program transport.ID `json:"-"`
-	Crashes int          `json:"crashes"`
-}

@@ -32,7 +32,7 @@ func TestRegressCloseDoesNotHangOnAPluginThatStopsReading(t *testing.T) {
 		}
 		return false
 	})
-	pid := p.Status().Program.System
+	pid := p.Status().PID
 	closed := make(chan struct{})
 	go func() {
 		h.Close(context.Background())

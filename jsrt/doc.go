@@ -5,13 +5,8 @@
 //
 // The host's module transport runs the Engine's Module like any reactor,
 // with the bundle's files (Engine.Bundle) mounted read-only at /bundle
-// beside /plugin:
-//
-//	e := jsrt.New()
-//	bundle, err := e.Bundle(m) // the refusal text is the stop reason
-//	// instantiate e.Module() with /bundle and /plugin mounted, then per turn:
-//	// escouade-budget(2000 or 500); escouade-turn()
-//	// on proc_exit: exit := e.ExitOf(code, lastStderr, limit)
+// beside /plugin; Example shows the bundle's files and an exit code read
+// as a transport.Exit (ExitOf).
 //
 // # What a bundle finds
 //

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 	"github.com/escouade-dev/escouade-plugin/transport"
 )
@@ -35,7 +36,7 @@ func TestExitOf(t *testing.T) {
 			}
 		})
 	}
-	if got, want := ExitOf(ExitOutOfMemory, nil, 0).Sentence(), "its instance ran out of its 64 MB of memory"; got != want {
+	if got, want := host.CrashSentence(ExitOf(ExitOutOfMemory, nil, 0)), "its instance ran out of its 64 MB of memory"; got != want {
 		t.Errorf("%q, want %q", got, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/protocol"
 )
@@ -67,8 +68,8 @@ func TestInstanceEnds(t *testing.T) {
 				if !strings.HasPrefix(exit.Detail, c.detail) {
 					t.Errorf("detail %q, want it to start with %q", exit.Detail, c.detail)
 				}
-				if !strings.HasPrefix(exit.Sentence(), c.want) {
-					t.Errorf("sentence %q, want it to start with %q", exit.Sentence(), c.want)
+				if !strings.HasPrefix(host.CrashSentence(exit), c.want) {
+					t.Errorf("sentence %q, want it to start with %q", host.CrashSentence(exit), c.want)
 				}
 				if strings.Contains(in.stdout.String(), "caught") {
 					t.Errorf("the interrupt was caught: %q", in.stdout.String())

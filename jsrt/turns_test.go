@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -129,7 +130,7 @@ func TestProcessExit(t *testing.T) {
 	if got := in.exitCode(); got != 3 {
 		t.Fatalf("exit code %d (%v)", got, in.ended)
 	}
-	if got := ExitOf(3, nil, 0).Sentence(); got != "crashed: exit code 3" {
+	if got := host.CrashSentence(ExitOf(3, nil, 0)); got != "crashed: exit code 3" {
 		t.Errorf("sentence %q", got)
 	}
 }

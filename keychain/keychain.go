@@ -5,12 +5,9 @@
 // macOS Keychain, Windows Credential Manager), an encrypted file under the
 // host's home for headless machines, and memory for tests.
 //
-// Open picks one by the name the CLI's --keychain flag takes:
-//
-//	kc, err := keychain.Open("file", home) // home/secrets.enc
-//	value, err := kc.Get(keychain.Service, keychain.PluginName("dev.example.slack", "webhook"))
-//	if errors.Is(err, keychain.ErrNotFound) { … }    // the plugin gets null
-//	if errors.Is(err, keychain.ErrUnavailable) { … } // -32002
+// Open picks one by the name the CLI's --keychain flag takes; ExampleOpen
+// reads a plugin's secret and tells a name never set (the plugin gets
+// null) from a keychain out of reach (-32002).
 //
 // What each backend protects against, and what it does not, is said on
 // System and File. Memory protects nothing and keeps nothing.

@@ -2,21 +2,8 @@
 // (docs/protocol.md) for a plugin's program so that its author only writes the
 // methods the plugin offers.
 //
-// A plugin registers its methods, events and attach handler, then runs:
-//
-//	func main() {
-//		p := kit.New()
-//		p.Handle("notes/echo", func(ctx context.Context, params json.RawMessage) (any, error) {
-//			return params, nil
-//		})
-//		p.OnEvent("ticket.column", func(ctx context.Context, params json.RawMessage) {
-//			p.Log("info", "a ticket moved")
-//		})
-//		if err := p.Run(); err != nil {
-//			fmt.Fprintln(os.Stderr, err)
-//			os.Exit(1)
-//		}
-//	}
+// A plugin registers its methods, events and attach handler, then runs,
+// as Example's main does; ExamplePlugin_Serve feeds it the host's lines.
 //
 // The kit answers initialize ({"protocolVersion":1,"capabilities":…}),
 // answers shutdown with null and then returns from Run, answers -32601 to a

@@ -33,7 +33,7 @@ func Gate(t transport.Transport, appVersion string) transport.Transport {
 }
 
 func (g gated) Launch(ctx context.Context, spec transport.LaunchSpec) (transport.Program, error) {
-	if err := CheckAppVersion(spec.Manifest.Run.Kind(), g.appVersion); err != nil {
+	if err := CheckAppVersion(manifest.RunKind(spec.Kind), g.appVersion); err != nil {
 		return nil, err
 	}
 	return g.Transport.Launch(ctx, spec)

@@ -3,11 +3,8 @@
 // transport with the JS engine inside it for run.wasm and run.js), and the
 // services only modules get (timers, the network behind the egress guard,
 // files under granted roots, programs). An app embedding the host, the
-// CLI, the bench and the Plugins view all set them up here, the same way.
-//
-//	opts := host.Options{Home: home}
-//	wt, err := modules.Configure(ctx, &opts, modules.Options{Home: home})
-//	h := host.New(opts) // h.Close closes wt
+// CLI, the bench and the Plugins view all set them up here, the same way,
+// as Example shows.
 package modules
 
 import (

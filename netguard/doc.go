@@ -21,10 +21,6 @@
 //
 //	slack.com resolves to 127.0.0.1, an address of this machine or of the local network
 //
-// Usage:
-//
-//	p := netguard.NewPolicy(netguard.Config{PluginID: id, Network: granted.Network})
-//	target, err := p.CheckURL(raw, netguard.HTTP)
-//	d := &netguard.Dialer{Policy: p}
-//	tr := &http.Transport{DialContext: d.DialContext, Proxy: nil}
+// Example checks a URL against what was granted and dials through the
+// guard a name that resolves to this machine.
 package netguard

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -40,11 +41,13 @@ func TestSDKCallProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = tr.Close(context.Background()) })
-	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Stderr: func(l string) { t.Log("stderr:", l) }})
+	spec := host.LaunchSpecOf(m)
+	spec.Stderr = func(l string) { t.Log("stderr:", l) }
+	prog, err := tr.Launch(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = prog.Stop(context.Background()) })
+	t.Cleanup(func() { _ = prog.Stop(context.Background(), transport.StopOptions{}) })
 	out := bufio.NewReader(prog.Stdout())
 
 	pieces := []string{

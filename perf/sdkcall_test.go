@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/jsrt"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -107,14 +108,14 @@ type bundleSide struct {
 }
 
 func startBundle(b *testing.B, tr *wasm.Transport, m *manifest.Manifest) *bundleSide {
-	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+	prog, err := tr.Launch(context.Background(), host.LaunchSpecOf(m))
 	if err != nil {
 		b.Fatalf("%s: %v", m.ID, err)
 	}
 	b.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		_ = prog.Stop(ctx)
+		_ = prog.Stop(ctx, transport.StopOptions{})
 	})
 	return &bundleSide{prog: prog, in: prog.Stdin(), out: bufio.NewReader(prog.Stdout())}
 }
@@ -144,7 +145,7 @@ func (s *bundleSide) trip(b *testing.B, line string) time.Duration {
 func (s *bundleSide) ended(b *testing.B, err error) {
 	select {
 	case <-s.prog.Done():
-		b.Fatalf("%v: the instance ended: %s", err, s.prog.Exit().Sentence())
+		b.Fatalf("%v: the instance ended: %s", err, host.CrashSentence(s.prog.Exit()))
 	case <-time.After(5 * time.Second):
 		b.Fatal(err)
 	}

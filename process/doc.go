@@ -9,22 +9,13 @@
 //
 // Stopping escalates: stdin is closed (a plugin that reads its stdin to the
 // end exits by itself), then after a grace everything the program started
-// is asked to terminate, then after another grace it is all killed. A Stop
-// whose context is marked by transport.Asked (the program was sent shutdown
-// and had its delay) skips the first grace: SIGTERM goes with the closing
-// of stdin. Whatever the program left behind is always killed at the end,
-// so a plugin never outlives its stop.
-//
-//	p, err := process.Start(process.Spec{
-//		Dir:     pluginDir,
-//		Command: []string{"./run"},
-//		Env:     env,
-//		Stderr:  func(line string) { journal.Stderr(line) },
-//	})
-//	...
-//	<-p.Done()
-//	log.Printf("crash: %v; last lines %q", p.Exit(), p.LastStderr())
-//	p.Stop(ctx, time.Second) // kills what it left behind, frees the pipes
+// is asked to terminate, then after another grace it is all killed. A
+// program already asked to end (StopAlreadyAsked: it was sent shutdown and
+// had its delay) skips the first grace: SIGTERM goes with the closing of
+// stdin. Whatever the program left behind is always killed at the end, so
+// a plugin never outlives its stop. Example starts a program, speaks to it
+// and stops it; ExampleStartFamily runs a program of a module's proc/run
+// as a Family.
 //
 // # Platforms
 //

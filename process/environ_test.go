@@ -135,9 +135,8 @@ func TestTransportPassesTheAllowedEnvironment(t *testing.T) {
 		home = `USERPROFILE=C:\Users\u`
 	}
 	app := slices.Concat([]string{"PATH=/usr/bin:/bin", home, "LANG=C.UTF-8"}, secrets, own, fakeEnvVars(t, "env"))
-	m := &manifest.Manifest{Dir: t.TempDir(), Run: &manifest.Run{Command: []string{self}}}
 	tr := Transport{Grace: ignoredGrace}.Passing(fakeEnvNames...)
-	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Env: app})
+	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Dir: t.TempDir(), Kind: string(manifest.RunProcess), Command: []string{self}, Env: app})
 	if err != nil {
 		t.Fatal(err)
 	}

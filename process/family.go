@@ -13,16 +13,9 @@ import (
 // instance token in its environment, the host its subreaper and SIGKILL
 // when the host dies; a Job object on Windows. Kill reaches every
 // descendant, those that left the group (setsid, a double fork) included.
-//
-//	cmd := exec.Command(path, args...)
-//	cmd.Env = env
-//	f, err := process.StartFamily(cmd)
-//	...
-//	err = cmd.Wait()
-//	f.Exited()
-//	code := f.ExitCode(cmd.ProcessState)
-//	f.Kill() // what it left running
-//	f.Release()
+// ExampleStartFamily shows its use: the caller waits for its exec.Cmd,
+// then calls Exited, reads the code, kills what it left running and
+// releases it.
 type Family struct {
 	group  *group
 	exited atomic.Bool

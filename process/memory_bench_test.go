@@ -8,8 +8,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // idlePlugins is how many idle programs the memory benchmarks watch.
@@ -111,7 +109,7 @@ func countReads(b *testing.B, t *table) *int {
 
 // BenchmarkStopFiftyAfterShutdown stops 50 programs that ignore stdin and
 // SIGTERM, all at once, as Host.Close does once their shutdown delay ran
-// out (Stop marked by transport.Asked), with the host's 500 ms grace: the
+// out (StopAlreadyAsked), with the host's 500 ms grace: the
 // wall time per close is the metric, one grace and the kill.
 func BenchmarkStopFiftyAfterShutdown(b *testing.B) {
 	for b.Loop() {
@@ -120,7 +118,7 @@ func BenchmarkStopFiftyAfterShutdown(b *testing.B) {
 		b.StartTimer()
 		var wg sync.WaitGroup
 		for _, p := range programs {
-			wg.Go(func() { p.Stop(transport.Asked(context.Background()), DefaultGrace) })
+			wg.Go(func() { p.StopAlreadyAsked(context.Background(), DefaultGrace) })
 		}
 		wg.Wait()
 	}

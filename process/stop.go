@@ -3,25 +3,33 @@ package process
 import (
 	"context"
 	"time"
-
-	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // Stop stops the program and everything it started, and frees what the
 // Process holds (but Stdout). It closes stdin, waits grace for the program
 // to exit, asks everything it started to terminate (SIGTERM; not on
-// Windows), waits grace again, then kills it all. When ctx is marked by
-// transport.Asked (the program was sent shutdown and had its delay), the
-// first grace is skipped: SIGTERM goes with the closing of stdin. A
-// cancelled ctx cuts the graces short and goes straight to the kill. Stop
-// returns once the program and all it started are gone (on Linux, once
-// those the host adopted are reaped); it always kills what is left, even
-// when the program had exited by itself. Calling it again, or after Done,
-// is safe.
+// Windows), waits grace again, then kills it all. A cancelled ctx cuts the
+// graces short and goes straight to the kill. Stop returns once the
+// program and all it started are gone (on Linux, once those the host
+// adopted are reaped); it always kills what is left, even when the program
+// had exited by itself. Calling it again, or after Done, is safe.
 func (p *Process) Stop(ctx context.Context, grace time.Duration) {
+	p.stop(ctx, grace, true)
+}
+
+// StopAlreadyAsked is Stop for a program already asked to end (it was
+// sent shutdown and had its delay to exit): its first grace is skipped,
+// SIGTERM goes with the closing of stdin.
+func (p *Process) StopAlreadyAsked(ctx context.Context, grace time.Duration) {
+	p.stop(ctx, grace, false)
+}
+
+// stop closes stdin, waits grace for the program to exit if gentle, then
+// terminates and kills it as Stop says.
+func (p *Process) stop(ctx context.Context, grace time.Duration, gentle bool) {
 	p.closeStdin()
 	exited := false
-	if !transport.WasAsked(ctx) {
+	if gentle {
 		exited = p.waitExit(ctx, grace)
 	}
 	if !exited && softStop && ctx.Err() == nil {

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/escouade-dev/escouade-plugin/transport"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -196,18 +195,18 @@ func isZombie(pid int) bool {
 // TestStopAfterShutdownSkipsTheStdinGrace follows the steps of Stop on a
 // program that ignores the end of its stdin and SIGTERM, with a clock that
 // fires a grace only once the test has seen what must come before it.
-// Asked (shutdown was sent and its delay ran): stdin closed and SIGTERM at
+// Already asked (shutdown was sent and its delay ran): stdin closed and SIGTERM at
 // once, one grace, SIGKILL. Otherwise: stdin closed, a grace, SIGTERM, a
 // grace, SIGKILL.
 func TestStopAfterShutdownSkipsTheStdinGrace(t *testing.T) {
 	const grace = time.Hour // only the clock ends it
 	tests := []struct {
 		name  string
-		ctx   context.Context
+		asked bool
 		steps [][]string // what the program reports before each grace fires
 	}{
-		{"asked", transport.Asked(context.Background()), [][]string{{"eof", "term"}}},
-		{"not asked", context.Background(), [][]string{{"eof"}, {"term"}}},
+		{"asked", true, [][]string{{"eof", "term"}}},
+		{"not asked", false, [][]string{{"eof"}, {"term"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -222,7 +221,11 @@ func TestStopAfterShutdownSkipsTheStdinGrace(t *testing.T) {
 			stopped := make(chan struct{})
 			go func() {
 				defer close(stopped)
-				p.Stop(tt.ctx, grace)
+				if tt.asked {
+					p.StopAlreadyAsked(context.Background(), grace)
+					return
+				}
+				p.Stop(context.Background(), grace)
 			}()
 			for i, want := range tt.steps {
 				var got []string

@@ -24,7 +24,8 @@ import (
 type Transport struct {
 	// Grace is each step of stopping a program (stdin closed, then SIGTERM,
 	// then SIGKILL); default 500 ms. A Stop after shutdown
-	// (transport.Asked) has one step: SIGTERM at once, then SIGKILL.
+	// (transport.StopOptions.AlreadyAsked) has one step: SIGTERM at once,
+	// then SIGKILL.
 	Grace time.Duration
 	// Launcher starts its programs; nil gives each its own.
 	Launcher *Launcher
@@ -55,9 +56,8 @@ const DefaultGrace = protocol.StopGrace
 // Launch starts run.command in the plugin folder. Cancelling ctx kills the
 // program and its group.
 func (t Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (transport.Program, error) {
-	m := spec.Manifest
-	if m.Run.Kind() != manifest.RunProcess {
-		return nil, fmt.Errorf("%s: run.%s is not a process", filepath.Join(m.Dir, manifest.FileName), m.Run.Kind())
+	if manifest.RunKind(spec.Kind) != manifest.RunProcess {
+		return nil, fmt.Errorf("%s: run.%s is not a process", filepath.Join(spec.Dir, manifest.FileName), spec.Kind)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (t Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (trans
 	if l == nil {
 		l = NewLauncher()
 	}
-	p, err := l.Start(Spec{Dir: m.Dir, Command: m.Run.Command, Env: t.environ(spec.Env), Stderr: spec.Stderr})
+	p, err := l.Start(Spec{Dir: spec.Dir, Command: spec.Command, Env: t.environ(spec.Env), Stderr: spec.Stderr})
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (t Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (trans
 	context.AfterFunc(ctx, func() {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel() // no graces: the instance's life is over
-		prog.Stop(ctx)
+		prog.Stop(ctx, transport.StopOptions{})
 	})
 	return prog, nil
 }
@@ -116,10 +116,9 @@ type program struct {
 	stopping atomic.Bool
 }
 
-// ID names the process: "pid 4242", and its pid for the app.
-func (p *program) ID() transport.ID {
-	return transport.ID{Name: "pid " + strconv.Itoa(p.PID()), System: p.PID()}
-}
+// ID names the process: "pid 4242". Its pid itself the host reads from
+// PID (Process's), which only programs the system runs have.
+func (p *program) ID() string { return "pid " + strconv.Itoa(p.PID()) }
 
 // Exit is how the process ended, in the seam's words; the zero Exit
 // (Running) before.
@@ -133,10 +132,14 @@ func (p *program) Exit() transport.Exit {
 }
 
 // Stop stops the program and all it started (stdin, TERM, KILL, each after
-// the grace, cut short by ctx; TERM at once when ctx is marked by
-// transport.Asked), returning once they are gone.
-func (p *program) Stop(ctx context.Context) error {
+// the grace, cut short by ctx; TERM at once when the program was already
+// asked to end), returning once they are gone.
+func (p *program) Stop(ctx context.Context, opts transport.StopOptions) error {
 	p.stopping.Store(true)
+	if opts.AlreadyAsked {
+		p.Process.StopAlreadyAsked(ctx, p.grace)
+		return nil
+	}
 	p.Process.Stop(ctx, p.grace)
 	return nil
 }

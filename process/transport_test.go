@@ -18,13 +18,13 @@ func launch(t *testing.T, ctx context.Context, mode string) transport.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &manifest.Manifest{Dir: t.TempDir(), Run: &manifest.Run{Command: []string{self}}}
-	prog, err := Transport{Grace: ignoredGrace}.Passing(fakeEnvNames...).Launch(ctx, transport.LaunchSpec{Manifest: m, Env: fakeEnvVars(t, mode)})
+	spec := transport.LaunchSpec{Dir: t.TempDir(), Kind: string(manifest.RunProcess), Command: []string{self}, Env: fakeEnvVars(t, mode)}
+	prog, err := Transport{Grace: ignoredGrace}.Passing(fakeEnvNames...).Launch(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = prog.Stop(stoppedNow())
+		_ = prog.Stop(stoppedNow(), transport.StopOptions{})
 		_ = prog.Stdout().Close()
 	})
 	return prog
@@ -36,8 +36,11 @@ func TestTransportProgram(t *testing.T) {
 	if got := nextLine(t, stdoutLines(t, p)); got != "ready" {
 		t.Fatalf("program said %q, want ready", got)
 	}
-	if want := (transport.ID{Name: fmt.Sprintf("pid %d", p.PID()), System: p.PID()}); prog.ID() != want {
-		t.Errorf("ID = %+v, want %+v", prog.ID(), want)
+	if want := fmt.Sprintf("pid %d", p.PID()); prog.ID() != want {
+		t.Errorf("ID = %q, want %q", prog.ID(), want)
+	}
+	if sys, ok := prog.(interface{ PID() int }); !ok || sys.PID() != p.PID() {
+		t.Errorf("the program does not give its pid %d beside its ID", p.PID())
 	}
 	if got := prog.Exit(); got != (transport.Exit{}) {
 		t.Errorf("Exit while it runs = %v, want Running", got)
@@ -48,7 +51,7 @@ func TestTransportProgram(t *testing.T) {
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		_ = prog.Stop(transport.Asked(context.Background()))
+		_ = prog.Stop(context.Background(), transport.StopOptions{AlreadyAsked: true})
 	}()
 	waitClosed(t, stopped, "Stop after shutdown")
 	want := transport.Exit{Kind: transport.Ended, By: transport.ByHostForced, Detail: "signal killed"}
@@ -77,14 +80,14 @@ func TestTransportRefuses(t *testing.T) {
 	tests := []struct {
 		name string
 		ctx  context.Context
-		run  *manifest.Run
+		spec transport.LaunchSpec
 	}{
-		{"a module", context.Background(), &manifest.Run{WASM: "plugin.wasm"}},
-		{"a cancelled launch", cancelled, &manifest.Run{Command: []string{"./run"}}},
+		{"a module", context.Background(), transport.LaunchSpec{Dir: dir, Kind: string(manifest.RunWASM)}},
+		{"a cancelled launch", cancelled, transport.LaunchSpec{Dir: dir, Kind: string(manifest.RunProcess), Command: []string{"./run"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Transport{}.Launch(tt.ctx, transport.LaunchSpec{Manifest: &manifest.Manifest{Dir: dir, Run: tt.run}})
+			_, err := Transport{}.Launch(tt.ctx, tt.spec)
 			if err == nil {
 				t.Fatal("Launch succeeded")
 			}

@@ -60,8 +60,29 @@ var (
 	ErrOutOfMemory = errors.New("out of memory")
 )
 
-// Error makes Exit an error; it is Sentence.
-func (e Exit) Error() string { return e.Sentence() }
+// Error makes Exit an error, in the seam's plain words: "exit code 3",
+// "ended (host forced): <the transport's words>", "trap: …", "turn past
+// 2000 ms", "out of 64 MB of memory". What a user reads of an exit is the host's to
+// say (host.CrashSentence), as wazero's sys.ExitError has a code and no
+// wording.
+func (e Exit) Error() string {
+	switch e.Kind {
+	case Exited:
+		return "exit code " + strconv.Itoa(e.Code)
+	case Ended:
+		if e.Detail != "" {
+			return "ended (" + e.By.String() + "): " + e.Detail
+		}
+		return "ended (" + e.By.String() + ")"
+	case Trapped:
+		return "trap: " + e.Detail
+	case TurnTooLong:
+		return fmt.Sprintf("turn past %d ms", e.Limit.Milliseconds())
+	case OutOfMemory:
+		return fmt.Sprintf("out of %d MB of memory", e.Memory>>20)
+	}
+	return "running"
+}
 
 // Is matches the sentinel of e's kind.
 func (e Exit) Is(target error) bool {
@@ -80,52 +101,14 @@ func (e Exit) Is(target error) bool {
 	return false
 }
 
-// String is the short form: "exit code 3", "stopped by Escouade", the
-// transport's own words for an end from outside, "trap: …".
-func (e Exit) String() string {
-	switch e.Kind {
-	case Exited:
-		return "exit code " + strconv.Itoa(e.Code)
-	case Ended:
-		if e.Detail != "" {
-			return e.Detail
-		}
-		return e.By.String()
-	case Trapped:
-		return "trap: " + e.Detail
-	case TurnTooLong:
-		return fmt.Sprintf("turn past %d ms", e.Limit.Milliseconds())
-	case OutOfMemory:
-		return fmt.Sprintf("out of %d MB of memory", e.Memory>>20)
-	}
-	return "running"
-}
-
-// String says who ended a program.
+// String names who ended a program: "host asked", "host forced",
+// "other".
 func (b Ender) String() string {
 	switch b {
 	case ByHostAsked:
-		return "ended as Escouade asked"
+		return "host asked"
 	case ByHostForced:
-		return "stopped by Escouade"
+		return "host forced"
 	}
-	return "ended from outside"
-}
-
-// Sentence is what the journal's crash entry says (docs/protocol.md#6-the-queue-crashes-and-re-attach and #limits):
-// "crashed: exit code 3", "a turn ran past 2000 ms: Escouade stopped its
-// instance", "its instance ran out of its 64 MB of memory", "its instance
-// crashed: <trap text>".
-func (e Exit) Sentence() string {
-	switch e.Kind {
-	case Exited, Ended:
-		return "crashed: " + e.String()
-	case Trapped:
-		return "its instance crashed: " + e.Detail
-	case TurnTooLong:
-		return fmt.Sprintf("a turn ran past %d ms: Escouade stopped its instance", e.Limit.Milliseconds())
-	case OutOfMemory:
-		return fmt.Sprintf("its instance ran out of its %d MB of memory", e.Memory>>20)
-	}
-	return "crashed"
+	return "other"
 }

@@ -2,28 +2,26 @@
 // things that run a plugin's program: a program the operating system runs,
 // or a WebAssembly instance inside the host (package host/wasm). The
 // supervisor speaks whole lines over Stdin and Stdout and never touches
-// what runs them; the seam knows nothing of the protocol nor of the
-// system: an Exit says what ended a program in words any transport can
-// mean, and an ID names it the same way for all.
+// what runs them. The seam knows nothing of the protocol, of the system
+// nor of the manifest: a LaunchSpec says what to start in its own terms,
+// StopOptions what to stop, an Exit what ended a program (a kind and its
+// numbers, no wording: the host says it), and ID names a program the same
+// way for all. What only some programs have comes through an optional
+// interface the host looks for on a Program (MemoryReader here; the host
+// reads what only the system's programs have the same way).
 //
 // A Transport is owned by the host and closed with it: a WASM transport
 // holds one wazero.Runtime and its compile cache for every plugin.
+// Example shows a transport's whole life, and how a caller tells the
+// kinds of Exit apart.
 //
-//	prog, err := t.Launch(ctx, transport.LaunchSpec{Manifest: m, Stderr: journalStderr})
-//	...
-//	<-prog.Done()
-//	if errors.Is(prog.Exit(), transport.ErrTurnTooLong) { … }
-//	journal.Write("crash", prog.Exit().Sentence())
-//
-// Compare go-plugin's runner.Runner (neutral about what it runs) and
-// wazero's sys.ExitError (typed exits).
+// Compare go-plugin's runner.Runner (neutral about what it runs, an ID
+// string) and wazero's sys.ExitError (a typed exit, a code, no wording).
 package transport
 
 import (
 	"context"
 	"io"
-
-	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // Transport starts programs of one kind.
@@ -37,9 +35,26 @@ type Transport interface {
 	Close(ctx context.Context) error
 }
 
-// LaunchSpec is what a transport needs to start a program.
+// LaunchSpec is what a transport needs to start a program, in the seam's
+// own terms: the host reads them from the plugin's manifest.
 type LaunchSpec struct {
-	Manifest *manifest.Manifest
+	// Name is the plugin's id, for what a transport names after it (a
+	// module's instance is "<id>#3" inside its runtime).
+	Name string
+	// Dir is the plugin's folder: where its program runs and its files
+	// are.
+	Dir string
+	// Kind is the kind of program the plugin declares (its manifest's run
+	// kind: "wasm", "js"…); a transport refuses a kind it does not run.
+	Kind string
+	// Command is the program and its arguments, for a transport that asks
+	// the system to run one.
+	Command []string
+	// File is the file of Dir the transport runs, as the plugin names it
+	// (a "js" program's bundle); the transport refuses one outside Dir. ""
+	// for a kind whose file its transport fixes (a module is always
+	// plugin.wasm) or that has none.
+	File string
 	// Env is the app's environment with the host's ESCOUADE_* variables;
 	// a transport gives its program only what docs/protocol.md#plugin-env
 	// lists of it. A transport whose programs take none leaves it:
@@ -63,8 +78,9 @@ type Program interface {
 	// Stdin takes whole lines; Stdout gives the program's lines.
 	Stdin() io.WriteCloser
 	Stdout() io.ReadCloser
-	// ID names the program: the one name the journal and the app show.
-	ID() ID
+	// ID names the program: the one name the journal and the app show
+	// ("instance 3", or the system's own word and number).
+	ID() string
 	// Done is closed once the program has ended.
 	Done() <-chan struct{}
 	// Exit says how it ended; valid after Done.
@@ -73,20 +89,21 @@ type Program interface {
 	// entry.
 	LastStderr() []string
 	// Stop ends it gracefully, then harder, and everything it started with
-	// it; it returns once they are gone or ctx is done.
-	Stop(ctx context.Context) error
+	// it; it returns once they are gone or ctx is done (a done ctx skips
+	// the graces).
+	Stop(ctx context.Context, opts StopOptions) error
 }
 
-// ID names one program. Name is how the journal says it ("instance 3", or
-// the system's own word and number), System the number the operating system knows it by, 0 for
-// a program that runs inside the host.
-type ID struct {
-	Name   string
-	System int
+// StopOptions says what the host already did to end a program, so that a
+// transport does not do it a second time.
+type StopOptions struct {
+	// AlreadyAsked: the program was already asked to end (it was sent
+	// shutdown and had its delay to answer and exit). A transport whose
+	// stop begins with a gentle step of its own (stdin closed, then a
+	// wait) skips it and goes on to the next, so that a host that closes
+	// is not slowed by two graces that mean the same thing.
+	AlreadyAsked bool
 }
-
-// String is the journal's name of the program.
-func (id ID) String() string { return id.Name }
 
 // MemoryReader is implemented by programs whose memory the host polls
 // against its limit (1 GB; a module has its own 64 MB limit, enforced by
@@ -95,15 +112,3 @@ type MemoryReader interface {
 	// Memory is the resident bytes of the program and all it started.
 	Memory() (uint64, error)
 }
-
-type askedKey struct{}
-
-// Asked marks the context of a Stop whose program was already asked to end
-// (it was sent shutdown and had its delay to answer and exit): the
-// transport skips its own gentle step (closing stdin and waiting) and goes
-// on to the next (the system's request to end), so a host that closes is
-// not slowed by two graces that mean the same thing.
-func Asked(ctx context.Context) context.Context { return context.WithValue(ctx, askedKey{}, true) }
-
-// WasAsked reports whether ctx is marked by Asked.
-func WasAsked(ctx context.Context) bool { v, _ := ctx.Value(askedKey{}).(bool); return v }

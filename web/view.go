@@ -24,7 +24,7 @@ type stateView struct {
 
 func (s *Server) stateOf(id string, st host.Status) stateView {
 	return stateView{ID: id, State: string(st.State), Label: tr(s.lang, "state."+string(st.State)),
-		Reason: s.viewReason(st.Reason), Crashes: st.Crashes, PID: st.Program.System}
+		Reason: s.viewReason(st.Reason), Crashes: st.Crashes, PID: st.PID}
 }
 
 // changedPrefix starts the reason of a start refused because the folder

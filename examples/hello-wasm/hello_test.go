@@ -178,11 +178,13 @@ func TestModule(t *testing.T) {
 	}
 	defer tr.Close(ctx)
 	stderr := &testutil.SyncBuffer{}
-	prog, err := tr.Launch(ctx, transport.LaunchSpec{Manifest: m, Stderr: func(line string) { fmt.Fprintln(stderr, line) }})
+	spec := host.LaunchSpecOf(m)
+	spec.Stderr = func(line string) { fmt.Fprintln(stderr, line) }
+	prog, err := tr.Launch(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer prog.Stop(ctx)
+	defer prog.Stop(ctx, transport.StopOptions{})
 	h := newHost(t, reactortest.NewStreamWire(prog.Stdin(), prog.Stdout()), true)
 
 	if diff := cmp.Diff(want, talk(t, h)); diff != "" {
@@ -277,11 +279,11 @@ func BenchmarkEcho(b *testing.B) {
 			b.Fatal(err)
 		}
 		defer tr.Close(ctx)
-		prog, err := tr.Launch(ctx, transport.LaunchSpec{Manifest: m})
+		prog, err := tr.Launch(ctx, host.LaunchSpecOf(m))
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer prog.Stop(ctx)
+		defer prog.Stop(ctx, transport.StopOptions{})
 		run(b, reactortest.NewStreamWire(prog.Stdin(), prog.Stdout()))
 	})
 	b.Run("process", func(b *testing.B) {

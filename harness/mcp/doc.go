@@ -17,13 +17,7 @@
 // [Server.StdioEntry]: the host's own binary run as "escouade-plugin
 // mcp-stdio --url URL", which reads the token from the first line of its
 // standard input and then bridges MCP over stdio to the HTTP server
-// ([ServeStdio]).
-//
-//	srv, err := mcp.Start(ctx, mcp.Options{Ask: showQuestionCard})
-//	...
-//	defer srv.Close()
-//	token := srv.NewToken("agent-7")
-//	entry := srv.HTTPEntry("agent-7") // into session/new.mcpServers
+// ([ServeStdio]). Example starts the server and makes an agent's entry.
 //
 // What this package cannot do by itself: in the stdio form the token must be
 // the first line the bridge reads, but it is the agent that starts the bridge

@@ -50,19 +50,19 @@ func roundTrips(b *testing.B, in io.Writer, out io.Reader) {
 func BenchmarkTurn(b *testing.B) {
 	b.Run("transport/reactor", func(b *testing.B) {
 		tr := newTransport(b, Options{})
-		prog := launch(b, tr, transport.LaunchSpec{Manifest: pluginDir(b, fixture(b, "c-reactor"), nil)})
+		prog := launch(b, tr, specOf(pluginDir(b, fixture(b, "c-reactor"), nil)))
 		roundTrips(b, prog.Stdin(), prog.Stdout())
 	})
 	b.Run("transport/command", func(b *testing.B) {
 		tr := newTransport(b, Options{})
-		prog := launch(b, tr, transport.LaunchSpec{Manifest: pluginDir(b, fixture(b, "c-command"), nil)})
+		prog := launch(b, tr, specOf(pluginDir(b, fixture(b, "c-command"), nil)))
 		roundTrips(b, prog.Stdin(), prog.Stdout())
 	})
 	b.Run("direct/checks", func(b *testing.B) { directTurns(b, "c-reactor", true) })
 	b.Run("direct/nochecks", func(b *testing.B) { directTurns(b, "c-reactor", false) })
 	b.Run("go/transport", func(b *testing.B) {
 		tr := newTransport(b, Options{})
-		prog := launch(b, tr, transport.LaunchSpec{Manifest: pluginDir(b, fixture(b, "reactor"), nil)})
+		prog := launch(b, tr, specOf(pluginDir(b, fixture(b, "reactor"), nil)))
 		roundTrips(b, prog.Stdin(), prog.Stdout())
 	})
 	b.Run("go/direct/checks", func(b *testing.B) { directTurns(b, "reactor", true) })
@@ -183,7 +183,7 @@ func BenchmarkStart(b *testing.B) {
 }
 
 func firstAnswer(b *testing.B, tr *Transport, m *manifest.Manifest) {
-	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+	prog, err := tr.Launch(context.Background(), specOf(m))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func firstAnswer(b *testing.B, tr *Transport, m *manifest.Manifest) {
 		b.Fatal(err)
 	}
 	b.StopTimer()
-	_ = prog.Stop(context.Background())
+	_ = prog.Stop(context.Background(), transport.StopOptions{})
 	b.StartTimer()
 }
 
@@ -211,7 +211,7 @@ func BenchmarkIdle(b *testing.B) {
 	runtime.ReadMemStats(&before)
 	progs := make([]transport.Program, b.N)
 	for i := range progs {
-		prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+		prog, err := tr.Launch(context.Background(), specOf(m))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -225,7 +225,7 @@ func BenchmarkIdle(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapInuse-before.HeapInuse)/float64(b.N)/(1<<20), "MB/instance")
 	for _, p := range progs {
-		_ = p.Stop(context.Background())
+		_ = p.Stop(context.Background(), transport.StopOptions{})
 	}
 }
 
@@ -242,7 +242,7 @@ func BenchmarkRunawayStop(b *testing.B) {
 	var over time.Duration
 	for range b.N {
 		began := time.Now()
-		prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+		prog, err := tr.Launch(context.Background(), specOf(m))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -87,7 +87,7 @@ func TestBoundsRefuse(t *testing.T) {
 // maxima written into a module of several.
 func TestTableGrowFails(t *testing.T) {
 	tr := newTransport(t, Options{})
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, tableGrows, nil)})
+	prog := launch(t, tr, specOf(pluginDir(t, tableGrows, nil)))
 	if got, want := ended(t, prog), (transport.Exit{Kind: transport.Exited, Code: 1}); got != want {
 		t.Fatalf("exit %v, want %v (the grow refused)", got, want)
 	}

@@ -76,7 +76,7 @@ func (i *instance) dropBytecode(exit transport.Exit) {
 		return
 	}
 	if err := os.Remove(i.bytecode); err == nil {
-		journalOf(i.spec)(fmt.Sprintf("the bytecode file %s is dropped: the start from it ended (%s); the next start compiles the bundle from its source", filepath.Base(i.bytecode), exit.String()))
+		journalOf(i.spec)(fmt.Sprintf("the bytecode file %s is dropped: the start from it ended (%s); the next start compiles the bundle from its source", filepath.Base(i.bytecode), exit.Error()))
 	}
 }
 

@@ -47,7 +47,7 @@ func TestBundleBytecodeCached(t *testing.T) {
 	e := &countingEngine{Engine: jsrt.New()}
 	for start := 1; start <= 2; start++ {
 		tr := newTransport(t, Options{JS: e, CacheDir: cache})
-		prog := launch(t, tr, transport.LaunchSpec{Manifest: m})
+		prog := launch(t, tr, specOf(m))
 		if _, err := prog.Stdin().Write([]byte(helloInitialize)); err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +128,7 @@ func TestPrecompileKeepsBundleBytecode(t *testing.T) {
 	if err := newTransport(t, Options{JS: e, CacheDir: cache}).Precompile(t.Context(), m, nil); err != nil {
 		t.Fatal(err)
 	}
-	prog := launch(t, newTransport(t, Options{JS: e, CacheDir: cache}), transport.LaunchSpec{Manifest: m})
+	prog := launch(t, newTransport(t, Options{JS: e, CacheDir: cache}), specOf(m))
 	if _, err := prog.Stdin().Write([]byte(helloInitialize)); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestUnloadableBytecodeDropped(t *testing.T) {
 	forgeUnloadable(t, names[0])
 
 	journal := &journal{}
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: m, Journal: journal.add})
+	prog := launch(t, tr, specOf(m, transport.LaunchSpec{Journal: journal.add}))
 	<-prog.Done()
 	if exit := prog.Exit(); exit.Kind != transport.Trapped {
 		t.Fatalf("the start from unloadable bytecode ended %v, want a crash", exit)
@@ -201,7 +201,7 @@ func TestUnloadableBytecodeDropped(t *testing.T) {
 		t.Fatalf("the unloadable file is still there: %v", err)
 	}
 
-	prog = launch(t, tr, transport.LaunchSpec{Manifest: m})
+	prog = launch(t, tr, specOf(m))
 	if _, err := prog.Stdin().Write([]byte(helloInitialize)); err != nil {
 		t.Fatal(err)
 	}

@@ -43,9 +43,9 @@ func TestCompileCache(t *testing.T) {
 	m := pluginDir(t, fixture(t, "c-command"), nil)
 	first := newTransport(t, Options{CacheDir: cache, HostVersion: "1.0.0"})
 	for range 2 {
-		prog := launch(t, first, transport.LaunchSpec{Manifest: m})
+		prog := launch(t, first, specOf(m))
 		ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
-		if err := prog.Stop(ctx); err != nil {
+		if err := prog.Stop(ctx, transport.StopOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		cancel()
@@ -110,7 +110,7 @@ func TestModuleUpdate(t *testing.T) {
 func TestFirstStartJournalsCompile(t *testing.T) {
 	tr := newTransport(t, Options{CacheDir: t.TempDir(), ProgressAfter: time.Nanosecond})
 	var j journal
-	launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "c-command"), nil), Journal: j.add})
+	launch(t, tr, specOf(pluginDir(t, fixture(t, "c-command"), nil), transport.LaunchSpec{Journal: j.add}))
 	lines := j.all()
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "wasm preparing plugin.wasm (") || !strings.HasPrefix(lines[1], "wasm compiled plugin.wasm in ") {
 		t.Errorf("journal %q, want the compile's two lines", lines)

@@ -5,12 +5,9 @@
 // plugin. Each module (a run.wasm plugin's plugin.wasm, or the JS engine's
 // own module for a run.js plugin) is compiled once and instantiated at each
 // start under a unique name; the instance runs on a goroutine of its own and
-// keeps its state between turns.
-//
-//	t, err := wasm.New(ctx, wasm.Options{CacheDir: filepath.Join(home, "wasm-cache"), HostVersion: version})
-//	defer t.Close(ctx)
-//	prog, err := t.Launch(ctx, transport.LaunchSpec{Manifest: m, Stderr: stderrLine, Journal: journalLine})
-//	conn := jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{})
+// keeps its state between turns. Example shows the host's use of it: one
+// Transport, a precompile at install, a launch at each start, JSON-RPC
+// over the Program's stdin and stdout.
 //
 // Two module shapes run (docs/protocol.md#turns). A reactor exports "escouade-turn": the
 // host appends whole lines to its stdin buffer, whose reads never block,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -13,7 +14,7 @@ import (
 
 // The host makes one Transport for every module plugin, precompiles at
 // install, and launches at each start; the supervisor speaks JSON-RPC over
-// the Program's stdin and stdout and journals its Exit's sentence.
+// the Program's stdin and stdout and journals the sentence it says of the Exit.
 func Example() {
 	ctx := context.Background()
 	home := "escouade-home"
@@ -30,7 +31,7 @@ func Example() {
 		fmt.Println("not installed:", err)
 		return
 	}
-	prog, err := t.Launch(ctx, transport.LaunchSpec{Manifest: m})
+	prog, err := t.Launch(ctx, host.LaunchSpecOf(m))
 	if err != nil {
 		fmt.Println("could not start:", err)
 		return
@@ -38,7 +39,7 @@ func Example() {
 	conn := jsonrpc.NewConn(prog.Stdout(), prog.Stdin(), jsonrpc.Options{})
 	defer conn.Close()
 	_, _ = conn.Call(ctx, "initialize", map[string]any{})
-	_ = prog.Stop(ctx)
+	_ = prog.Stop(ctx, transport.StopOptions{})
 	<-prog.Done()
-	fmt.Println(prog.ID(), prog.Exit().Sentence())
+	fmt.Println(prog.ID(), host.CrashSentence(prog.Exit()))
 }

@@ -29,7 +29,7 @@ func TestPluginFiles(t *testing.T) {
 	}
 	m := pluginDir(t, fixture(t, "reactor"), files)
 	var j journal
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: m, Journal: j.add})
+	prog := launch(t, tr, specOf(m, transport.LaunchSpec{Journal: j.add}))
 	conn := connect(t, prog, nil)
 	got := call[map[string]string](t, conn, "files", nil)
 	want := map[string]string{"a.json": files["a.json"], "b.json": files["b.json"], "d.json": files["d.json"]}

@@ -169,7 +169,7 @@ func launch(t testing.TB, tr *Transport, spec transport.LaunchSpec) transport.Pr
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		_ = prog.Stop(ctx)
+		_ = prog.Stop(ctx, transport.StopOptions{})
 	})
 	return prog
 }
@@ -215,4 +215,19 @@ func ended(t testing.TB, prog transport.Program) transport.Exit {
 		t.Fatalf("%s did not end", prog.ID())
 		return transport.Exit{}
 	}
+}
+
+// specOf is what the host gives the transport to launch m's program (its
+// id, folder and run, as host.LaunchSpecOf reads them), with the
+// environment, the stderr, the journal and the consent of more, if given.
+func specOf(m *manifest.Manifest, more ...transport.LaunchSpec) transport.LaunchSpec {
+	var spec transport.LaunchSpec
+	if len(more) > 0 {
+		spec = more[0]
+	}
+	spec.Name, spec.Dir, spec.Kind = m.ID, m.Dir, string(m.Run.Kind())
+	if m.Run != nil {
+		spec.Command, spec.File = m.Run.Command, m.Run.JS
+	}
+	return spec
 }

@@ -64,10 +64,10 @@ type instance struct {
 
 var _ transport.Program = (*instance)(nil)
 
-func newInstance(t *Transport, mod *module, g guest, spec transport.LaunchSpec, n int64) *instance {
+func newInstance(t *Transport, mod *module, g guest, spec transport.LaunchSpec, mapLine func(string) string, n int64) *instance {
 	i := &instance{t: t, mod: mod, guest: g, spec: spec, id: fmt.Sprintf("instance %d", n), done: make(chan struct{})}
 	i.kept = transport.NewLastLines(t.o.StderrKeep)
-	i.mapLine = g.stderrMapper(spec.Manifest)
+	i.mapLine = mapLine
 	i.clock = newClock(i.turnLimit, i.turnTooLong)
 	i.in = newStdin(mod.shape == reactor, t.o.StdinBuffer, i.clock)
 	i.out = newOutput(t.o.StdoutBuffer, t.o.StdoutLine, i.lineTooLong)
@@ -79,7 +79,7 @@ func newInstance(t *Transport, mod *module, g guest, spec transport.LaunchSpec, 
 
 func (i *instance) Stdin() io.WriteCloser { return i.in }
 func (i *instance) Stdout() io.ReadCloser { return i.out }
-func (i *instance) ID() transport.ID      { return transport.ID{Name: i.id} }
+func (i *instance) ID() string            { return i.id }
 func (i *instance) Done() <-chan struct{} { return i.done }
 func (i *instance) LastStderr() []string  { return i.kept.Snapshot() }
 func (i *instance) String() string        { return i.id }
@@ -99,8 +99,10 @@ func (i *instance) Exit() transport.Exit {
 // closes the module, whatever it is doing, and waits for that. On a
 // runtime without termination checks (the JS engine's, when asked) a
 // running call cannot be stopped: Stop then returns ctx's error at once,
-// and Done waits for the engine to return.
-func (i *instance) Stop(ctx context.Context) error {
+// and Done waits for the engine to return. A module already asked to end
+// still gets its last turn: closing stdin is how it hears the end, and it
+// costs no grace of its own (ctx bounds it).
+func (i *instance) Stop(ctx context.Context, _ transport.StopOptions) error {
 	_ = i.in.Close()
 	select {
 	case <-i.done:

@@ -45,7 +45,7 @@ func jsManifest(t *testing.T) *manifest.Manifest {
 func TestJSEngine(t *testing.T) {
 	for _, own := range []bool{false, true} {
 		tr := newTransport(t, Options{JS: fakeEngine{module: fixture(t, "reactor")}, JSWithoutCloseOnContextDone: own})
-		prog := launch(t, tr, transport.LaunchSpec{Manifest: jsManifest(t)})
+		prog := launch(t, tr, specOf(jsManifest(t)))
 		conn := connect(t, prog, nil)
 		if diff := cmp.Diff(map[string]string{"plugin.mjs": "console.log(1)"}, call[map[string]string](t, conn, "files", "/bundle")); diff != "" {
 			t.Errorf("/bundle (-want +got):\n%s", diff)
@@ -72,7 +72,7 @@ func TestJSRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tr := newTransport(t, Options{JS: tt.engine})
-			_, err := tr.Launch(t.Context(), transport.LaunchSpec{Manifest: jsManifest(t)})
+			_, err := tr.Launch(t.Context(), specOf(jsManifest(t)))
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("Launch error %v, want %q", err, tt.want)
 			}
@@ -95,7 +95,7 @@ func (mappingEngine) ExitOf(code uint32, lastStderr []string, limit time.Duratio
 // text, not "exit code 1000".
 func TestJSEngineExitCodesAreMapped(t *testing.T) {
 	tr := newTransport(t, Options{JS: mappingEngine{fakeEngine{module: fixture(t, "reactor")}}})
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: jsManifest(t)})
+	prog := launch(t, tr, specOf(jsManifest(t)))
 	conn := connect(t, prog, nil)
 	go conn.Call(context.Background(), "exit", 1000)
 	<-prog.Done()
@@ -120,11 +120,11 @@ func TestJSEngineStackLinesAreMapped(t *testing.T) {
 	tr := newTransport(t, Options{JS: stackMappingEngine{mappingEngine{fakeEngine{module: fixture(t, "reactor")}}}})
 	var mu sync.Mutex
 	var journal []string
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: jsManifest(t), Stderr: func(line string) {
+	prog := launch(t, tr, specOf(jsManifest(t), transport.LaunchSpec{Stderr: func(line string) {
 		mu.Lock()
 		defer mu.Unlock()
 		journal = append(journal, line)
-	}})
+	}}))
 	conn := connect(t, prog, nil)
 	go conn.Call(context.Background(), "exit", 1000)
 	<-prog.Done()

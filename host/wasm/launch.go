@@ -3,6 +3,7 @@ package wasm
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"io/fs"
 	"time"
@@ -26,10 +27,10 @@ const (
 // module imports env.foo, which Escouade does not provide"). Cancelling
 // ctx ends the instance.
 func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (transport.Program, error) {
-	m := spec.Manifest
-	if m == nil {
-		return nil, fmt.Errorf("no manifest to launch")
+	if spec.Dir == "" {
+		return nil, errors.New("no plugin folder to launch")
 	}
+	m := manifestOf(spec)
 	journal := journalOf(spec)
 	mod, err := t.module(ctx, m, journal)
 	if err != nil {
@@ -44,7 +45,7 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 		return nil, err
 	}
 	n := t.nextID()
-	i := newInstance(t, mod, g, spec, n)
+	i := newInstance(t, mod, g, spec, g.stderrMapper(m), n)
 	i.bytecode = bytecode
 	cfg := i.config(fmt.Sprintf("%s#%d", m.ID, n), g.argv0(), fsc)
 	if !t.track(i) {
@@ -56,6 +57,26 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 		return nil, err
 	}
 	return i, nil
+}
+
+// manifestOf is what this transport reads of the plugin's manifest, from
+// the seam's terms: its id, its folder and its run. The transport's own
+// readers (the module's source, the JS engine's bundle and source map,
+// Precompile, which install calls with the manifest it loaded) speak of a
+// manifest; the seam does not.
+func manifestOf(spec transport.LaunchSpec) *manifest.Manifest {
+	m := &manifest.Manifest{ID: spec.Name, Dir: spec.Dir}
+	switch manifest.RunKind(spec.Kind) {
+	case manifest.RunWASM:
+		// run.wasm names what a module is built from; what runs is
+		// always ModuleFile.
+		m.Run = &manifest.Run{WASM: ModuleFile}
+	case manifest.RunJS:
+		m.Run = &manifest.Run{JS: spec.File}
+	case manifest.RunProcess:
+		m.Run = &manifest.Run{Command: spec.Command}
+	}
+	return m
 }
 
 // config is what the instance's module gets (docs/protocol.md#loading-and-compiling): its stdio,

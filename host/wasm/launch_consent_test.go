@@ -19,15 +19,15 @@ func TestLaunchHoldsTheModuleToItsCheckedDigest(t *testing.T) {
 	module := fills(10)
 	m := pluginDir(t, module, nil)
 	tr := newTransport(t, Options{CacheDir: t.TempDir()})
-	_, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Program: map[string]string{ModuleFile: digest([]byte("what was checked"))}})
+	_, err := tr.Launch(context.Background(), specOf(m, transport.LaunchSpec{Program: map[string]string{ModuleFile: digest([]byte("what was checked"))}}))
 	if err == nil || !strings.Contains(err.Error(), "plugin.wasm changed between the start's check") {
 		t.Fatalf("Launch of bytes other than the checked = %v, want a refusal", err)
 	}
-	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Program: map[string]string{ModuleFile: digest(module)}})
+	prog, err := tr.Launch(context.Background(), specOf(m, transport.LaunchSpec{Program: map[string]string{ModuleFile: digest(module)}}))
 	if err != nil {
 		t.Fatalf("Launch of the checked bytes: %v", err)
 	}
-	_ = prog.Stop(context.Background())
+	_ = prog.Stop(context.Background(), transport.StopOptions{})
 }
 
 // A bundle is held the same way, whether the engine reads it from its
@@ -45,14 +45,14 @@ func TestLaunchHoldsTheBundleToItsCheckedDigest(t *testing.T) {
 	rel := m.Run.BundlePath()
 	for _, cache := range []string{"", t.TempDir()} {
 		tr := newTransport(t, Options{JS: jsrt.New(), CacheDir: cache})
-		_, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Program: map[string]string{rel: digest([]byte("what was checked"))}})
+		_, err := tr.Launch(context.Background(), specOf(m, transport.LaunchSpec{Program: map[string]string{rel: digest([]byte("what was checked"))}}))
 		if err == nil || !strings.Contains(err.Error(), rel+" changed between the start's check") {
 			t.Fatalf("cache %q: Launch of a bundle other than the checked = %v, want a refusal", cache, err)
 		}
-		prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Program: map[string]string{rel: digest(src)}})
+		prog, err := tr.Launch(context.Background(), specOf(m, transport.LaunchSpec{Program: map[string]string{rel: digest(src)}}))
 		if err != nil {
 			t.Fatalf("cache %q: Launch of the checked bundle: %v", cache, err)
 		}
-		_ = prog.Stop(context.Background())
+		_ = prog.Stop(context.Background(), transport.StopOptions{})
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/transport"
@@ -46,7 +47,7 @@ func TestLimitsEndTheInstance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.module+"/"+tt.method, func(t *testing.T) {
-			spec := transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, tt.module), nil)}
+			spec := specOf(pluginDir(t, fixture(t, tt.module), nil))
 			tr := long
 			if tt.method == "loop" {
 				tr = short
@@ -58,8 +59,8 @@ func TestLimitsEndTheInstance(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("exit (-want +got):\n%s", diff)
 			}
-			if got.Sentence() != tt.sentence {
-				t.Errorf("sentence %q, want %q", got.Sentence(), tt.sentence)
+			if host.CrashSentence(got) != tt.sentence {
+				t.Errorf("sentence %q, want %q", host.CrashSentence(got), tt.sentence)
 			}
 		})
 	}
@@ -80,7 +81,7 @@ func TestHandMadeModules(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, tt.module, nil)})
+			prog := launch(t, tr, specOf(pluginDir(t, tt.module, nil)))
 			_, _ = prog.Stdin().Write([]byte("{}\n")) // a command may have ended already
 			if diff := cmp.Diff(tt.want, ended(t, prog)); diff != "" {
 				t.Errorf("exit (-want +got):\n%s", diff)
@@ -95,8 +96,8 @@ func TestDefaultTurnLimit(t *testing.T) {
 		t.Skip("runs a 2 s turn")
 	}
 	tr := newTransport(t, Options{})
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, loopsInStart, nil)})
-	if got, want := ended(t, prog).Sentence(), "a turn ran past 2000 ms: Escouade stopped its instance"; got != want {
+	prog := launch(t, tr, specOf(pluginDir(t, loopsInStart, nil)))
+	if got, want := host.CrashSentence(ended(t, prog)), "a turn ran past 2000 ms: Escouade stopped its instance"; got != want {
 		t.Errorf("sentence %q, want %q", got, want)
 	}
 }
@@ -124,7 +125,7 @@ func TestModulesRefused(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m := pluginDir(t, tt.module, tt.files)
-			_, err := tr.Launch(t.Context(), transport.LaunchSpec{Manifest: m})
+			_, err := tr.Launch(t.Context(), specOf(m))
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Fatalf("Launch error %v, want %q", err, tt.want)
 			}
@@ -142,7 +143,7 @@ func TestModulesRefused(t *testing.T) {
 func TestVersionFileMatches(t *testing.T) {
 	tr := newTransport(t, Options{})
 	m := pluginDir(t, exitsWith7, map[string]string{VersionFile: `{"sha256": "` + strings.ToUpper(digest(exitsWith7)) + `"}`})
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: m})
+	prog := launch(t, tr, specOf(m))
 	if got := ended(t, prog); got.Code != 7 {
 		t.Fatalf("exit %v, want code 7", got)
 	}
@@ -167,7 +168,7 @@ func TestStartHasItsOwnLimit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			prog := launch(t, tr, transport.LaunchSpec{Manifest: tt.m})
+			prog := launch(t, tr, specOf(tt.m))
 			_, _ = prog.Stdin().Write([]byte("{}\n")) // the turn of a module that started
 			if diff := cmp.Diff(tt.want, ended(t, prog)); diff != "" {
 				t.Errorf("exit (-want +got):\n%s", diff)

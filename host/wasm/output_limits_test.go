@@ -15,7 +15,7 @@ import (
 // reads (docs/protocol.md#3-messages).
 func TestEndlessStdoutLine(t *testing.T) {
 	tr := newTransport(t, Options{TurnLimit: testDeadline, StdoutLine: 1 << 20})
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, writesForever("", 64<<10), nil)})
+	prog := launch(t, tr, specOf(pluginDir(t, writesForever("", 64<<10), nil)))
 	go func() { _, _ = io.Copy(io.Discard, prog.Stdout()) }()
 	want := transport.Exit{Kind: transport.Trapped, Detail: "it wrote a stdout line past 1 MiB, the protocol's limit of a line, without a newline"}
 	if diff := cmp.Diff(want, ended(t, prog)); diff != "" {
@@ -28,7 +28,7 @@ func TestEndlessStdoutLine(t *testing.T) {
 // its turn's limit.
 func TestBlockedOutputCountsInTheTurn(t *testing.T) {
 	tr := newTransport(t, Options{TurnLimit: 300 * time.Millisecond, StdoutBuffer: 4096})
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, writesForever("x\n", 2), nil)})
+	prog := launch(t, tr, specOf(pluginDir(t, writesForever("x\n", 2), nil)))
 	want := transport.Exit{Kind: transport.TurnTooLong, Limit: 300 * time.Millisecond}
 	if diff := cmp.Diff(want, ended(t, prog)); diff != "" {
 		t.Errorf("exit (-want +got):\n%s", diff)

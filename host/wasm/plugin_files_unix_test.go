@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
-
-	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // plugin.wasm or version.json that is a named pipe, a link to a device or
@@ -42,7 +40,7 @@ func TestModuleFilesThatAreNotSmallFiles(t *testing.T) {
 			if err := tt.make(path); err != nil {
 				t.Skip(err)
 			}
-			if _, err := tr.Launch(t.Context(), transport.LaunchSpec{Manifest: m}); err == nil || err.Error() != tt.want {
+			if _, err := tr.Launch(t.Context(), specOf(m)); err == nil || err.Error() != tt.want {
 				t.Errorf("Launch: %v, want %q", err, tt.want)
 			}
 			if err := tr.Precompile(t.Context(), m, nil); err == nil || err.Error() != tt.want {

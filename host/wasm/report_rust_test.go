@@ -6,8 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
 // The Rust kit's echo module of the report, built with Debian's toolchain
@@ -67,7 +65,7 @@ func rustRows(t *testing.T, r *report, tr *Transport, sec string) {
 		t.Logf("the Rust kit's rows left out: %s", why)
 		return
 	}
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, module, nil)})
+	prog := launch(t, tr, specOf(pluginDir(t, module, nil)))
 	r.bench(sec, "Rust kit echo, module through the transport", func(b *testing.B) { kitTrips(b, prog.Stdin(), prog.Stdout()) })
 	r.ratio("Rust kit", "Rust kit echo, module through the transport", "kit echo, module through the transport", 0)
 	r.ratio("Rust kit", "Rust kit echo, module through the transport", "kit echo, process over pipes", 0)

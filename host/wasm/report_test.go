@@ -163,8 +163,8 @@ func dur(ns float64) string {
 func moduleRows(t *testing.T, r *report) {
 	const sec = "Modules"
 	tr := newTransport(t, Options{})
-	cReactor := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "c-reactor"), nil)})
-	cCommand := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "c-command"), nil)})
+	cReactor := launch(t, tr, specOf(pluginDir(t, fixture(t, "c-reactor"), nil)))
+	cCommand := launch(t, tr, specOf(pluginDir(t, fixture(t, "c-command"), nil)))
 	r.bench(sec, "minimal reactor, transport", func(b *testing.B) { roundTrips(b, cReactor.Stdin(), cReactor.Stdout()) })
 	r.bench(sec, "minimal reactor, direct wazero call, checks", func(b *testing.B) { directTurns(b, "c-reactor", true) })
 	r.bench(sec, "minimal reactor, direct wazero call, no checks", func(b *testing.B) { directTurns(b, "c-reactor", false) })
@@ -172,7 +172,7 @@ func moduleRows(t *testing.T, r *report) {
 	r.bench(sec, "cat, process over pipes", catTrips)
 
 	module, process := kitBuilds(t)
-	kitMod := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, module, nil)})
+	kitMod := launch(t, tr, specOf(pluginDir(t, module, nil)))
 	r.bench(sec, "kit echo, module through the transport", func(b *testing.B) { kitTrips(b, kitMod.Stdin(), kitMod.Stdout()) })
 	in, out := startProcess(t, process)
 	r.bench(sec, "kit echo, process over pipes", func(b *testing.B) { kitTrips(b, in, out) })
@@ -282,7 +282,7 @@ func idleMB(t *testing.T, tr *Transport, m *manifest.Manifest, first string, n i
 	before := memoryInUse()
 	progs := make([]transport.Program, n)
 	for i := range progs {
-		progs[i] = launch(t, tr, transport.LaunchSpec{Manifest: m})
+		progs[i] = launch(t, tr, specOf(m))
 		if _, err := io.WriteString(progs[i].Stdin(), first+"\n"); err != nil {
 			t.Fatal(err)
 		}
@@ -293,7 +293,7 @@ func idleMB(t *testing.T, tr *Transport, m *manifest.Manifest, first string, n i
 	runtime.GC()
 	after := memoryInUse()
 	for _, p := range progs {
-		_ = p.Stop(context.Background())
+		_ = p.Stop(context.Background(), transport.StopOptions{})
 	}
 	return float64(after-before) / float64(n) / (1 << 20)
 }
@@ -346,15 +346,15 @@ func jsRows(t *testing.T, r *report) {
 	tr := newTransport(t, Options{JS: jsrt.New()})
 	bare := newTransport(t, Options{JS: jsrt.New(), JSWithoutCloseOnContextDone: true})
 
-	echoProg := launch(t, tr, transport.LaunchSpec{Manifest: echoM})
-	echoBare := launch(t, bare, transport.LaunchSpec{Manifest: echoM})
+	echoProg := launch(t, tr, specOf(echoM))
+	echoBare := launch(t, bare, specOf(echoM))
 	r.bench(sec, "bare echo, engine through the transport", func(b *testing.B) { jsTrips(b, echoProg.Stdin(), echoProg.Stdout(), jsLine) })
 	r.bench(sec, "bare echo, engine without wazero's checks (reference)", func(b *testing.B) { jsTrips(b, echoBare.Stdin(), echoBare.Stdout(), jsLine) })
 	nodeIn, nodeOut := nodeProcess(t, node, filepath.Join(echoDir, "dist", "plugin.mjs"))
 	r.bench(sec, "bare echo, node process over pipes", func(b *testing.B) { jsTrips(b, nodeIn, nodeOut, jsLine) })
 
-	helloProg := launch(t, tr, transport.LaunchSpec{Manifest: hello})
-	helloBare := launch(t, bare, transport.LaunchSpec{Manifest: hello})
+	helloProg := launch(t, tr, specOf(hello))
+	helloBare := launch(t, bare, specOf(hello))
 	r.bench(sec, "hello-js hello/echo, engine through the transport", func(b *testing.B) { helloTrips(b, helloProg.Stdin(), helloProg.Stdout()) })
 	r.bench(sec, "hello-js hello/echo, engine without wazero's checks (reference)", func(b *testing.B) { helloTrips(b, helloBare.Stdin(), helloBare.Stdout()) })
 	hin, hout := nodeProcess(t, node, filepath.Join(hello.Dir, filepath.FromSlash(hello.Run.JS)))
@@ -427,7 +427,7 @@ func jsTrips(b *testing.B, in io.Writer, out io.Reader, line string) {
 
 // initAnswer launches m, sends initialize and waits for its answer.
 func initAnswer(b *testing.B, tr *Transport, m *manifest.Manifest) {
-	prog, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+	prog, err := tr.Launch(context.Background(), specOf(m))
 	if err != nil {
 		b.Error(err)
 		return
@@ -435,7 +435,7 @@ func initAnswer(b *testing.B, tr *Transport, m *manifest.Manifest) {
 	defer func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		_ = prog.Stop(ctx)
+		_ = prog.Stop(ctx, transport.StopOptions{})
 	}()
 	if _, err := io.WriteString(prog.Stdin(), kitInitialize); err != nil {
 		b.Error(err)

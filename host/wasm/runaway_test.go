@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/transport"
 )
 
@@ -46,12 +47,12 @@ func TestRunawayShapesEndAtTheTurnLimit(t *testing.T) {
 		"host call in loop": yieldsForever,
 	} {
 		t.Run(name, func(t *testing.T) {
-			prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, module, nil)})
+			prog := launch(t, tr, specOf(pluginDir(t, module, nil)))
 			got := ended(t, prog)
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("exit (-want +got):\n%s", diff)
 			}
-			if s := got.Sentence(); s != "a turn ran past 300 ms: Escouade stopped its instance" {
+			if s := host.CrashSentence(got); s != "a turn ran past 300 ms: Escouade stopped its instance" {
 				t.Errorf("sentence %q", s)
 			}
 		})

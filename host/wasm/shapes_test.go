@@ -19,7 +19,7 @@ func TestShapesAnswerCalls(t *testing.T) {
 	for _, name := range []string{"reactor", "command", "c-command"} {
 		t.Run(name, func(t *testing.T) {
 			m := pluginDir(t, fixture(t, name), nil)
-			prog := launch(t, tr, transport.LaunchSpec{Manifest: m})
+			prog := launch(t, tr, specOf(m))
 			conn := connect(t, prog, nil)
 			for range 3 {
 				got := call[any](t, conn, "echo", map[string]any{"a": "b"})
@@ -34,7 +34,7 @@ func TestShapesAnswerCalls(t *testing.T) {
 			waitIdle(t, prog.(*instance))
 			ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
 			defer cancel()
-			if err := prog.Stop(ctx); err != nil {
+			if err := prog.Stop(ctx, transport.StopOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(transport.Exit{Kind: transport.Exited}, prog.Exit()); diff != "" {
@@ -57,7 +57,7 @@ func TestConcurrentCalls(t *testing.T) {
 	tr := newTransport(t, Options{})
 	for _, name := range []string{"reactor", "command"} {
 		t.Run(name, func(t *testing.T) {
-			prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, name), nil)})
+			prog := launch(t, tr, specOf(pluginDir(t, fixture(t, name), nil)))
 			conn := connect(t, prog, nil)
 			var wg sync.WaitGroup
 			for n := range 50 {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/escouade-dev/escouade-plugin/host"
 	"github.com/escouade-dev/escouade-plugin/host/wasm/engine"
 	"github.com/escouade-dev/escouade-plugin/transport"
 )
@@ -51,13 +52,13 @@ var recursesForever = commandOf([][]byte{typeVoid, typeToI64}, []byte{0, 1},
 // with the runtime's own sentence, not by its turn limit.
 func TestStackBudgetEndsRecursion(t *testing.T) {
 	tr := newTransport(t, Options{TurnLimit: time.Minute})
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, recursesForever, nil)})
+	prog := launch(t, tr, specOf(pluginDir(t, recursesForever, nil)))
 	got := ended(t, prog)
 	want := transport.Exit{Kind: transport.Trapped, Detail: "stack overflow"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("exit (-want +got):\n%s", diff)
 	}
-	if s := got.Sentence(); s != "its instance crashed: stack overflow" {
+	if s := host.CrashSentence(got); s != "its instance crashed: stack overflow" {
 		t.Errorf("sentence %q", s)
 	}
 }
@@ -84,9 +85,9 @@ var givesBack = commandOf([][]byte{typeVoid, typeI32}, []byte{0, 1, 1, 1},
 // far more than its budget holds, never deep, ends by itself.
 func TestStackBudgetGivenBack(t *testing.T) {
 	tr := newTransport(t, Options{TurnLimit: time.Minute})
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, givesBack, nil)})
+	prog := launch(t, tr, specOf(pluginDir(t, givesBack, nil)))
 	if got := ended(t, prog); got.Kind != transport.Exited || got.Code != 0 {
-		t.Errorf("exit %+v (%s), want a clean exit", got, got.Sentence())
+		t.Errorf("exit %+v (%s), want a clean exit", got, host.CrashSentence(got))
 	}
 }
 

@@ -18,7 +18,7 @@ import (
 func TestReactorTurns(t *testing.T) {
 	tr := newTransport(t, Options{})
 	decision := false
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "reactor"), nil)})
+	prog := launch(t, tr, specOf(pluginDir(t, fixture(t, "reactor"), nil)))
 	tr.Decisions(prog, func() bool { return decision })
 	in, out := prog.Stdin(), bufio.NewScanner(prog.Stdout())
 	if _, err := in.Write([]byte(`{"jsonrpc":"2.0","id":0,"method":"state"}` + "\n")); err != nil {
@@ -64,7 +64,7 @@ func TestReactorTurns(t *testing.T) {
 // the turn limit finds it alive.
 func TestCommandWaitsInPoll(t *testing.T) {
 	tr := newTransport(t, Options{TurnLimit: 200 * time.Millisecond})
-	prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "command-poll"), nil)})
+	prog := launch(t, tr, specOf(pluginDir(t, fixture(t, "command-poll"), nil)))
 	notes := make(chan string, 1)
 	conn := connect(t, prog, notes)
 	if got := call[string](t, conn, "any", nil); got != "polled" {
@@ -90,11 +90,10 @@ func TestCommandWaitsInPoll(t *testing.T) {
 func TestCommandSurroundings(t *testing.T) {
 	tr := newTransport(t, Options{})
 	lines := make(chan string, 10)
-	prog := launch(t, tr, transport.LaunchSpec{
-		Manifest: pluginDir(t, fixture(t, "command"), nil),
-		Env:      []string{"SECRET=1"},
-		Stderr:   func(line string) { lines <- line },
-	})
+	prog := launch(t, tr, specOf(pluginDir(t, fixture(t, "command"), nil), transport.LaunchSpec{
+		Env:    []string{"SECRET=1"},
+		Stderr: func(line string) { lines <- line },
+	}))
 	conn := connect(t, prog, nil)
 	type env struct {
 		Env  []string `json:"env"`
@@ -118,7 +117,7 @@ func TestCommandSurroundings(t *testing.T) {
 	call[any](t, conn, "stderr", nil)
 	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
 	defer cancel()
-	if err := prog.Stop(ctx); err != nil {
+	if err := prog.Stop(ctx, transport.StopOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	close(lines)
@@ -140,10 +139,10 @@ func TestCommandSurroundings(t *testing.T) {
 func TestStopAndCancel(t *testing.T) {
 	tr := newTransport(t, Options{TurnLimit: time.Minute})
 	t.Run("stop", func(t *testing.T) {
-		prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, loopsInStart, nil)})
+		prog := launch(t, tr, specOf(pluginDir(t, loopsInStart, nil)))
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		if err := prog.Stop(ctx); err != nil {
+		if err := prog.Stop(ctx, transport.StopOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(killed, prog.Exit()); diff != "" {
@@ -152,7 +151,7 @@ func TestStopAndCancel(t *testing.T) {
 	})
 	t.Run("cancel", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		prog, err := tr.Launch(ctx, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "reactor"), nil)})
+		prog, err := tr.Launch(ctx, specOf(pluginDir(t, fixture(t, "reactor"), nil)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,15 +164,15 @@ func TestStopAndCancel(t *testing.T) {
 		}
 	})
 	t.Run("ids", func(t *testing.T) {
-		a := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "reactor"), nil)})
-		b := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "reactor"), nil)})
+		a := launch(t, tr, specOf(pluginDir(t, fixture(t, "reactor"), nil)))
+		b := launch(t, tr, specOf(pluginDir(t, fixture(t, "reactor"), nil)))
 		if a.ID() == b.ID() {
 			t.Errorf("two instances named %q", a.ID())
 		}
 	})
 	t.Run("closed", func(t *testing.T) {
 		tr := newTransport(t, Options{})
-		prog := launch(t, tr, transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "reactor"), nil)})
+		prog := launch(t, tr, specOf(pluginDir(t, fixture(t, "reactor"), nil)))
 		call[any](t, connect(t, prog, nil), "echo", nil) // past _initialize, waiting for input
 		if err := tr.Close(context.Background()); err != nil {
 			t.Fatal(err)
@@ -181,7 +180,7 @@ func TestStopAndCancel(t *testing.T) {
 		if diff := cmp.Diff(killed, ended(t, prog)); diff != "" {
 			t.Errorf("exit (-want +got):\n%s", diff)
 		}
-		_, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: pluginDir(t, fixture(t, "reactor"), nil)})
+		_, err := tr.Launch(context.Background(), specOf(pluginDir(t, fixture(t, "reactor"), nil)))
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("Launch after Close: %v, want ErrClosed", err)
 		}

@@ -4,19 +4,10 @@
 // due. A module has no clock that wakes it between turns, so it asks the
 // host for one; a process has its own and is answered -32601 for these
 // methods (the host registers this service for module programs only).
-//
-//	svc := timersvc.New(timersvc.Config{Peer: peer, Journal: j.Write})
-//	defer svc.Close() // the instance ended: no timer fires after this
-//	handlers := svc.Methods() // "timer/set", "timer/clear"
+// Example sets a timer and sees it fire.
 //
 // The host makes one per instance of a module program through its
-// ModuleServices, and closes it when the instance ends:
-//
-//	host.Options{ModuleServices: []host.ServiceMaker{
-//		func(_ context.Context, env host.ServiceEnv) (services.Service, error) {
-//			return timersvc.New(timersvc.Config{Peer: env.Peer, Journal: env.Journal}), nil
-//		},
-//	}}
+// ModuleServices, and closes it when the instance ends (Example_host).
 //
 // Rules:
 //

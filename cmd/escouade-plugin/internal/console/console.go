@@ -89,7 +89,7 @@ func (c *Console) fail(format string, args ...any) {
 }
 
 func (c *Console) writeState(s host.Status) {
-	c.write(stateLine{Op: "state", State: s.State, Reason: s.Reason, PID: s.Program.System, Instance: s.Program.Name, Crashes: s.Crashes})
+	c.write(stateLine{Op: "state", State: s.State, Reason: s.Reason, PID: s.PID, Instance: s.Program, Crashes: s.Crashes})
 }
 
 // stateLine is a status as the CLI spells it (docs/CLI.md): the program's
