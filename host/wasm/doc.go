@@ -1,7 +1,9 @@
 // Package wasm is the module transport: it runs a plugin's program as a
-// WebAssembly instance inside the host (docs/protocol.md#13-modules-and-bundles), under wazero.
+// WebAssembly instance inside the host (docs/protocol.md#13-modules-and-bundles), under the
+// runtime of package engine (wazy, a wazero fork with the same API; the
+// comments of this package say wazero for what both do).
 //
-// A Transport owns one wazero.Runtime and a compile cache on disk for every
+// A Transport owns one runtime and a compile cache on disk for every
 // plugin. Each module (a run.wasm plugin's plugin.wasm, or the JS engine's
 // own module for a run.js plugin) is compiled once and instantiated at each
 // start under a unique name; the instance runs on a goroutine of its own and
