@@ -95,12 +95,14 @@ func startTimeOf(pid int) uint64 {
 }
 
 // tokenOf is the token of a process, read from its /proc/<pid>/environ
-// (the environment it started with) and kept in the table once it is
-// known for good; "" for none or one that cannot be read (another user's).
+// (the environment its program started with) and kept in the table once
+// it is known for good for that program (tokenKey); "" for none or one
+// that cannot be read (another user's).
 func (t *table) tokenOf(p procInfo) string {
 	t.tokensMu.Lock()
 	defer t.tokensMu.Unlock()
-	if tok, ok := t.tokens[p.key()]; ok {
+	key := tokenKey{p.key(), p.Image}
+	if tok, ok := t.tokens[key]; ok {
 		return tok
 	}
 	if p.zombie() {
@@ -108,7 +110,7 @@ func (t *table) tokenOf(p procInfo) string {
 	}
 	tok, final := readTokenOnce(p.PID)
 	if final {
-		t.tokens[p.key()] = tok
+		t.tokens[key] = tok
 	}
 	return tok
 }
@@ -163,7 +165,7 @@ func (t *table) adopt(prev, cur *snapshot) {
 	}
 	t.tokensMu.Lock()
 	for k := range t.tokens {
-		if !alive[k] {
+		if !alive[k.procKey] {
 			delete(t.tokens, k)
 		}
 	}

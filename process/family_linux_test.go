@@ -293,3 +293,54 @@ func TestTokenReadEmptyIsReadAgain(t *testing.T) {
 		_ = syscall.Nanosleep(&syscall.Timespec{Nsec: int64(5 * time.Millisecond)}, nil)
 	}
 }
+
+// TestATokenlessReadHoldsOnlyForItsProgram: a process whose program shows
+// an environment without the token (env's, in `env X=1 sh -c …`) and then
+// execs one that carries it is known as the program's once the new one
+// runs: what was read is kept for the program it was read in.
+func TestATokenlessReadHoldsOnlyForItsProgram(t *testing.T) {
+	cmd := exec.Command("/bin/sh", "-c", `read go; exec env X=1 sh -c 'read again; exec env `+TokenEnv+`=the-token sleep 1000'`)
+	cmd.Env = []string{}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if _, err := in.Write([]byte("go\n")); err != nil {
+		t.Fatal(err)
+	}
+	tb := newTable()
+	deadline := time.Now().Add(testDeadline)
+	for {
+		info, ok := statOf(cmd.Process.Pid)
+		if !ok {
+			t.Fatal("the process is not in /proc")
+		}
+		if _, final := readTokenOnce(info.PID); final {
+			if tok := tb.tokenOf(info); tok != "" {
+				t.Fatalf("token %q before the last exec", tok)
+			}
+			break // the second sh runs, its environment read and kept: X=1, no token
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the second shell did not start within %v", testDeadline)
+		}
+		_ = syscall.Nanosleep(&syscall.Timespec{Nsec: int64(5 * time.Millisecond)}, nil)
+	}
+	if _, err := in.Write([]byte("again\n")); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		info, _ := statOf(cmd.Process.Pid)
+		if tb.tokenOf(info) == "the-token" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the token of the last program is not read within %v", testDeadline)
+		}
+		_ = syscall.Nanosleep(&syscall.Timespec{Nsec: int64(5 * time.Millisecond)}, nil)
+	}
+}

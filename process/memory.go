@@ -10,6 +10,10 @@ type procInfo struct {
 	StartTime uint64
 	State     byte   // as in /proc/<pid>/stat ('Z' for a zombie); 0 when unknown
 	RSS       uint64 // resident bytes
+	// Image is a hash of the process's command name (Linux: the name in
+	// /proc/<pid>/stat), which an exec changes to the new program's; 0
+	// when unknown.
+	Image uint64
 }
 
 // procKey names one process: a pid and the start time that tells it apart

@@ -18,13 +18,13 @@ func TestParseStat(t *testing.T) {
 		wantErr bool
 	}{
 		{"plain", "42 (plugin) S 7 42 42 0 -1 4194304 100 0 0 0" + tail + "250 18446744073709551615 1 1 0",
-			procInfo{PID: 42, PPID: 7, PGID: 42, StartTime: 100, State: 'S', RSS: 250 * testPageSize}, false},
+			procInfo{PID: 42, PPID: 7, PGID: 42, StartTime: 100, State: 'S', RSS: 250 * testPageSize, Image: nameHash([]byte("plugin"))}, false},
 		{"name with spaces and parentheses", "43 (a) (b c)) R 42 42 1 0 -1 0 0 0 0 0" + tail + "3\n",
-			procInfo{PID: 43, PPID: 42, PGID: 42, StartTime: 100, State: 'R', RSS: 3 * testPageSize}, false},
+			procInfo{PID: 43, PPID: 42, PGID: 42, StartTime: 100, State: 'R', RSS: 3 * testPageSize, Image: nameHash([]byte("a) (b c)"))}, false},
 		{"zombie", "44 (z) Z 1 42 1 0 -1 0 0 0 0 0" + tail + "0",
-			procInfo{PID: 44, PPID: 1, PGID: 42, StartTime: 100, State: 'Z'}, false},
+			procInfo{PID: 44, PPID: 1, PGID: 42, StartTime: 100, State: 'Z', Image: nameHash([]byte("z"))}, false},
 		{"negative rss counts nothing", "45 (n) S 1 1 1 0 -1 0 0 0 0 0" + tail + "-5",
-			procInfo{PID: 45, PPID: 1, PGID: 1, StartTime: 100, State: 'S'}, false},
+			procInfo{PID: 45, PPID: 1, PGID: 1, StartTime: 100, State: 'S', Image: nameHash([]byte("n"))}, false},
 		{"empty", "", procInfo{}, true},
 		{"no name", "42 S 7 42", procInfo{}, true},
 		{"no pid", "(plugin) S 7 42 42 0 -1 0 0 0 0 0" + tail + "1", procInfo{}, true},
@@ -49,6 +49,12 @@ func TestParseStat(t *testing.T) {
 				t.Errorf("parseStat (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestNameHashTellsNamesApart(t *testing.T) {
+	if nameHash([]byte("env")) == nameHash([]byte("sleep")) || nameHash([]byte("env")) != nameHash([]byte("env")) {
+		t.Error("the command names env and sleep are not told apart")
 	}
 }
 

@@ -47,6 +47,7 @@ func parseStat(line []byte, pageSize uint64) (procInfo, error) {
 		StartTime: uint64(max(nums[2], 0)),
 		State:     fields[statState][0],
 		RSS:       uint64(max(nums[3], 0)) * pageSize,
+		Image:     nameHash(line[open+1 : closing]),
 	}, nil
 }
 
@@ -60,4 +61,15 @@ func statNumbers(fields [][]byte, at ...int) ([]int64, error) {
 		nums[i] = n
 	}
 	return nums, nil
+}
+
+// nameHash is FNV-1a of a command name: it tells two names apart without
+// keeping a string per process of the table.
+func nameHash(name []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range name {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
 }

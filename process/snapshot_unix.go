@@ -20,13 +20,13 @@ const snapshotAge = time.Second
 // host process share none of it.
 type table struct {
 	snapshots snapshotCache
-	tokens    map[procKey]string // guarded by tokensMu
+	tokens    map[tokenKey]string // guarded by tokensMu
 	tokensMu  sync.Mutex
 	adopted   map[procKey]bool // guarded by snapshots.mu (adopt runs under it)
 }
 
 func newTable() *table {
-	t := &table{tokens: make(map[procKey]string), adopted: make(map[procKey]bool)}
+	t := &table{tokens: make(map[tokenKey]string), adopted: make(map[procKey]bool)}
 	t.snapshots = snapshotCache{list: listProcesses, now: time.Now, adopt: t.adopt}
 	return t
 }
@@ -98,4 +98,15 @@ func (c *snapshotCache) current() uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.started
+}
+
+// tokenKey names what a token read holds for: one process running one
+// program. An exec keeps the pid and the start time but starts the new
+// program with the environment it is given (`env TOKEN=… prog` shows env's
+// environment, then prog's), so a read is kept for the program it was
+// made in, told by its command name. An exec to a program of the same
+// name is not told apart; the group and the session still are.
+type tokenKey struct {
+	procKey
+	image uint64
 }
