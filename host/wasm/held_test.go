@@ -1,0 +1,85 @@
+package wasm
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/escouade-dev/escouade-plugin/transport"
+)
+
+// stopNow stops prog and waits for its end.
+func stopNow(t *testing.T, prog transport.Program) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), testDeadline)
+	defer cancel()
+	if err := prog.Stop(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A start of a module this transport holds compiled (a restart, a start
+// after Precompile) hashes the file and reads nothing whole again; it is
+// still held to the consent check's digest.
+func TestRestartReusesTheHeldModule(t *testing.T) {
+	module := fills(3)
+	m := pluginDir(t, module, nil)
+	tr := newTransport(t, Options{CacheDir: t.TempDir()})
+	if err := tr.Precompile(context.Background(), m, nil); err != nil {
+		t.Fatal(err)
+	}
+	consented := map[string]string{ModuleFile: digest(module)}
+	for range 2 {
+		stopNow(t, launch(t, tr, transport.LaunchSpec{Manifest: m, Program: consented}))
+	}
+	if n, c := tr.read.Load(), tr.compiles.Load(); n != 1 || c != 1 {
+		t.Errorf("a precompile and two starts read the module %d times and compiled it %d, want 1 and 1", n, c)
+	}
+	_, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Program: map[string]string{ModuleFile: digest([]byte("what was checked"))}})
+	if err == nil || !strings.Contains(err.Error(), "plugin.wasm changed between the start's check") {
+		t.Fatalf("a held module started for other checked bytes = %v, want a refusal", err)
+	}
+}
+
+// A module whose file changed after it was compiled is not the folder's
+// any more: the start reads the new bytes, holds them to the consent
+// check (the old digest refused, the new one run), and compiles them.
+func TestHeldModuleIsNotRunForChangedBytes(t *testing.T) {
+	before, after := fills(3), fills(4)
+	m := pluginDir(t, before, nil)
+	tr := newTransport(t, Options{CacheDir: t.TempDir()})
+	stopNow(t, launch(t, tr, transport.LaunchSpec{Manifest: m, Program: map[string]string{ModuleFile: digest(before)}}))
+	if err := os.WriteFile(filepath.Join(m.Dir, ModuleFile), after, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m, Program: map[string]string{ModuleFile: digest(before)}})
+	if err == nil || !strings.Contains(err.Error(), "plugin.wasm changed between the start's check") {
+		t.Fatalf("the old module started for changed bytes = %v, want a refusal", err)
+	}
+	prog := launch(t, tr, transport.LaunchSpec{Manifest: m, Program: map[string]string{ModuleFile: digest(after)}})
+	if got := prog.(*instance).mod.hash; got != digest(after) {
+		t.Errorf("the start ran the module of %s, want the new bytes' %s", got, digest(after))
+	}
+	stopNow(t, prog)
+	if n := tr.compiles.Load(); n != 2 {
+		t.Errorf("%d compiles, want 2: the changed bytes compiled", n)
+	}
+}
+
+// A held module is checked against version.json at each start, as a
+// first start's is: a version file that no longer agrees refuses it.
+func TestHeldModuleIsCheckedAgainstItsVersionFile(t *testing.T) {
+	module := fills(3)
+	m := pluginDir(t, module, map[string]string{VersionFile: `{"sha256": "` + digest(module) + `"}`})
+	tr := newTransport(t, Options{CacheDir: t.TempDir()})
+	stopNow(t, launch(t, tr, transport.LaunchSpec{Manifest: m}))
+	if err := os.WriteFile(filepath.Join(m.Dir, VersionFile), []byte(`{"sha256": "`+digest([]byte("other"))+`"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := tr.Launch(context.Background(), transport.LaunchSpec{Manifest: m})
+	if err == nil || !strings.Contains(err.Error(), "does not match "+VersionFile) {
+		t.Fatalf("a held module whose version file disagrees = %v, want the version file's refusal", err)
+	}
+}
