@@ -1,7 +1,6 @@
 package perf
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,7 +34,7 @@ func TestReportIdle(t *testing.T) {
 	const idleFor = 5 * time.Second
 	plugins := libraryPlugins(t)
 	home := t.TempDir()
-	libraryRound(t, home, plugins, 0, func(string, time.Duration, time.Duration, time.Duration) {}) // warms the cache
+	libraryRound(t, home, plugins, 0, false, func(string, time.Duration, time.Duration, time.Duration) {}) // warms the cache
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%d idle plugins of each kind, %s idle\n\n| plugin | host RSS per plugin | its program's RSS per plugin | host CPU idle | children CPU idle |\n|---|---:|---:|---:|---:|\n", idleEach, idleFor)
 	for _, lp := range plugins {
@@ -50,12 +49,8 @@ func TestReportIdle(t *testing.T) {
 func idleCost(t *testing.T, home string, lp cliPlugin, n int, idleFor time.Duration) (hostRSS, childRSS int64, hostCPU, childCPU time.Duration) {
 	debug.FreeOSMemory() // what an earlier host left is given back first
 	before := selfRSS(t)
-	h := libraryHost(t, home)
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), closeWait)
-		defer cancel()
-		h.Close(ctx)
-	}()
+	h, _ := libraryHost(t, home)
+	defer closeHost(h)
 	for i := range n {
 		dir := copyPlugin(t, lp.dir, filepath.Join(t.TempDir(), "p"), nil)
 		setManifestID(t, dir, fmt.Sprintf("dev.escouade.perf.idle%d", i))

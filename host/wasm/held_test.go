@@ -83,3 +83,22 @@ func TestHeldModuleIsCheckedAgainstItsVersionFile(t *testing.T) {
 		t.Fatalf("a held module whose version file disagrees = %v, want the version file's refusal", err)
 	}
 }
+
+// Another folder of the same module (twenty copies of one plugin) starts
+// from the module compiled for the first: hashed, not read whole, not
+// decoded again.
+func TestSameModuleInAnotherFolderIsReused(t *testing.T) {
+	module := fills(3)
+	tr := newTransport(t, Options{CacheDir: t.TempDir()})
+	first, second := pluginDir(t, module, nil), pluginDir(t, module, nil)
+	a := launch(t, tr, transport.LaunchSpec{Manifest: first, Program: map[string]string{ModuleFile: digest(module)}})
+	b := launch(t, tr, transport.LaunchSpec{Manifest: second, Program: map[string]string{ModuleFile: digest(module)}})
+	if a.(*instance).mod != b.(*instance).mod {
+		t.Error("two folders of one module run two compiled modules")
+	}
+	if n, c := tr.read.Load(), tr.compiles.Load(); n != 1 || c != 1 {
+		t.Errorf("two folders of one module: read %d times, compiled %d, want 1 and 1", n, c)
+	}
+	stopNow(t, a)
+	stopNow(t, b)
+}

@@ -102,30 +102,44 @@ func (t *Transport) module(ctx context.Context, m *manifest.Manifest, progress f
 	return mod, nil
 }
 
-// held is the module this transport already compiled for m's folder
-// (a restart, or a start after Preload), when the folder's plugin.wasm
-// still hashes to the bytes it was compiled from: the file is hashed as
-// it streams by, so the start reads no 4 MB into fresh memory and decodes
-// nothing again. Any doubt (another file now, version.json not agreeing,
-// a module that failed) returns nil, and the start reads the file whole,
-// as a first one does, to say why. What it returns was compiled from
-// bytes of the file's hash now, which Launch holds to the consent check's
-// digest as it holds a first start's.
+// held is the module this transport already compiled from the bytes m's
+// plugin.wasm has now: a restart, a start after Precompile (the host's
+// warm-up, modules.Preload), or another folder of the same module. The
+// file is hashed as it streams by, so such a start reads no 4 MB into
+// fresh memory and decodes nothing again. Any doubt (bytes not held,
+// version.json not agreeing, a module that failed) returns nil, and the
+// start reads the file whole, as a first one does, to say why. What it
+// returns was compiled from bytes of the file's hash now, which Launch
+// holds to the consent check's digest as it holds a first start's.
 func (t *Transport) held(m *manifest.Manifest) *module {
-	if m.Run.Kind() != manifest.RunWASM {
-		return nil
-	}
-	t.mu.Lock()
-	key, ok := t.current[m.Dir]
-	mod := t.modules[key]
-	t.mu.Unlock()
-	if !ok || mod == nil || !compiledWell(mod) {
+	if m.Run.Kind() != manifest.RunWASM || !t.holdsModules() {
 		return nil
 	}
 	hash, err := fileDigest(filepath.Join(m.Dir, ModuleFile), ModuleFile, MaxModuleBytes)
-	if err != nil || hash != key.hash || checkVersionFile(m.Dir, hash) != nil {
+	if err != nil || checkVersionFile(m.Dir, hash) != nil {
 		return nil
 	}
+	return t.reuse(m.Dir, moduleKey{hash: hash, rt: t.rt})
+}
+
+// holdsModules says whether any module is compiled here: a first start
+// then hashes its file once, not twice.
+func (t *Transport) holdsModules() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.modules) > 0
+}
+
+// reuse is the module of key when it compiled well, made the module of
+// the plugin folder dir as entry makes it; nil when it is not here.
+func (t *Transport) reuse(dir string, key moduleKey) *module {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	mod := t.modules[key]
+	if t.closed || mod == nil || !compiledWell(mod) {
+		return nil
+	}
+	t.useLocked(dir, key, mod)
 	return mod
 }
 
@@ -220,6 +234,13 @@ func (t *Transport) entry(dir string, key moduleKey) (mod *module, fresh bool, e
 		t.modules[key] = mod
 		fresh = true
 	}
+	t.useLocked(dir, key, mod)
+	return mod, fresh, nil
+}
+
+// useLocked makes mod, the module of key, the module of the plugin folder
+// dir, releasing the one it had.
+func (t *Transport) useLocked(dir string, key moduleKey, mod *module) {
 	if old, had := t.current[dir]; !had || old != key {
 		t.current[dir] = key
 		mod.users++
@@ -227,7 +248,6 @@ func (t *Transport) entry(dir string, key moduleKey) (mod *module, fresh bool, e
 			t.releaseLocked(old)
 		}
 	}
-	return mod, fresh, nil
 }
 
 // releaseLocked drops a folder's use of a module and closes it when none
