@@ -41,7 +41,33 @@ func TestReportIdle(t *testing.T) {
 		hostRSS, childRSS, hostCPU, childCPU := idleCost(t, home, lp, idleEach, idleFor)
 		fmt.Fprintf(&b, "| %s | %s | %s | %.2f %% | %.2f %% |\n", lp.name, mib(hostRSS/idleEach), mib(childRSS/idleEach), 100*hostCPU.Seconds()/idleFor.Seconds(), 100*childCPU.Seconds()/idleFor.Seconds())
 	}
+	fmt.Fprintf(&b, "\n| plugin | host resident memory of its module held by the warm-up, not started |\n|---|---:|\n")
+	for _, lp := range plugins {
+		if held, ok := heldCost(t, home, lp); ok {
+			fmt.Fprintf(&b, "| %s | %s |\n", lp.name, mib(held))
+		}
+	}
 	t.Log(b.String())
+}
+
+// heldCost is a fresh host's RSS growth once the warm-up
+// (modules.Preload) has loaded lp's module or bundle into its transport,
+// with no plugin started; ok is false for a process.
+func heldCost(t *testing.T, home string, lp cliPlugin) (int64, bool) {
+	m, err := manifest.Load(lp.dir, manifest.LoadOptions{AppVersion: host.AppVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := m.Run.Kind(); k != manifest.RunWASM && k != manifest.RunJS {
+		return 0, false
+	}
+	h, wt := libraryHost(t, home)
+	defer closeHost(h)
+	debug.FreeOSMemory()
+	before := selfRSS(t)
+	warmUp(t, wt, []*manifest.Manifest{m})
+	debug.FreeOSMemory()
+	return selfRSS(t) - before, true
 }
 
 // idleCost starts n copies of lp in a fresh host, and gives the host's
