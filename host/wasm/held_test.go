@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/transport"
 )
@@ -101,4 +102,38 @@ func TestSameModuleInAnotherFolderIsReused(t *testing.T) {
 	}
 	stopNow(t, a)
 	stopNow(t, b)
+}
+
+// A restart after a crash starts from the module held, and each of its
+// instances is held to the limits as a first start's is: the turn's, the
+// decision's, the memory's.
+func TestRestartFromTheHeldModuleKeepsTheLimits(t *testing.T) {
+	short := newTransport(t, Options{TurnLimit: 300 * time.Millisecond, DecisionTurnLimit: 200 * time.Millisecond})
+	long := newTransport(t, Options{TurnLimit: testDeadline})
+	m := pluginDir(t, fixture(t, "reactor"), nil)
+	runs := []struct {
+		tr       *Transport
+		method   string
+		decision bool
+		want     transport.Exit
+	}{
+		{long, "panic", false, transport.Exit{Kind: transport.Trapped, Detail: "panic: boom"}},
+		{long, "grow", false, transport.Exit{Kind: transport.OutOfMemory, Memory: 64 << 20}},
+		{short, "panic", false, transport.Exit{Kind: transport.Trapped, Detail: "panic: boom"}},
+		{short, "loop", false, transport.Exit{Kind: transport.TurnTooLong, Limit: 300 * time.Millisecond}},
+		{short, "loop", true, transport.Exit{Kind: transport.TurnTooLong, Limit: 200 * time.Millisecond}},
+	}
+	for _, r := range runs {
+		prog := launch(t, r.tr, transport.LaunchSpec{Manifest: m})
+		r.tr.Decisions(prog, func() bool { return r.decision })
+		send(t, connect(t, prog, nil), r.method)
+		if got := ended(t, prog); got != r.want {
+			t.Errorf("%s: exit %+v, want %+v", r.method, got, r.want)
+		}
+	}
+	for _, tr := range []*Transport{short, long} {
+		if n := tr.read.Load(); n != 1 {
+			t.Errorf("the module was read whole %d times by one transport, want once: the restarts did not start from the module held", n)
+		}
+	}
 }
