@@ -28,11 +28,11 @@ func Preload(ctx context.Context, t *wasm.Transport, home string, progress func(
 	}
 	report := WarmReport{Failed: map[string]error{}}
 	for _, m := range ms {
-		if err := BuildOf(m).Missing(); err != nil {
-			report.Failed[m.ID] = err
-			continue
+		err := BuildOf(m).Missing()
+		if err == nil {
+			err = t.Precompile(ctx, m, nil)
 		}
-		if err := t.Precompile(ctx, m, nil); ctx.Err() != nil {
+		if ctx.Err() != nil {
 			return report, ctx.Err()
 		} else if err != nil {
 			report.Failed[m.ID] = err
