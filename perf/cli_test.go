@@ -121,7 +121,7 @@ func chosenCLIs(t *testing.T) []cliBuild {
 // cliPlugins copies hello-wasm twice (built as a module, and as a process
 // of the same source) and hello-js twice (its bundle run by the engine,
 // and under node when node is installed).
-func cliPlugins(t *testing.T) []cliPlugin {
+func cliPlugins(t testing.TB) []cliPlugin {
 	examples := filepath.Join("..", "examples")
 	tmp := t.TempDir()
 	module := copyPlugin(t, filepath.Join(examples, "hello-wasm"), filepath.Join(tmp, "module"), map[string]any{"wasm": "plugin.wasm"})
@@ -141,7 +141,7 @@ func cliPlugins(t *testing.T) []cliPlugin {
 }
 
 // goBuild builds pkg (the last of args) to out.
-func goBuild(t *testing.T, env []string, out string, args ...string) {
+func goBuild(t testing.TB, env []string, out string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), append([]string{"build", "-o", out}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
@@ -155,7 +155,7 @@ func goBuild(t *testing.T, env []string, out string, args ...string) {
 
 // copyPlugin copies a plugin folder's files (not its subfolders but dist)
 // and sets its manifest's run when run is not nil.
-func copyPlugin(t *testing.T, from, to string, run any) string {
+func copyPlugin(t testing.TB, from, to string, run any) string {
 	t.Helper()
 	err := filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
 		if err != nil {

@@ -1,7 +1,6 @@
 package perf
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,14 +34,40 @@ func TestReportIdle(t *testing.T) {
 	const idleFor = 5 * time.Second
 	plugins := libraryPlugins(t)
 	home := t.TempDir()
-	libraryRound(t, home, plugins, 0, func(string, time.Duration, time.Duration, time.Duration) {}) // warms the cache
+	libraryRound(t, home, plugins, 0, false, func(string, time.Duration, time.Duration, time.Duration) {}) // warms the cache
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%d idle plugins of each kind, %s idle\n\n| plugin | host RSS per plugin | its program's RSS per plugin | host CPU idle | children CPU idle |\n|---|---:|---:|---:|---:|\n", idleEach, idleFor)
 	for _, lp := range plugins {
 		hostRSS, childRSS, hostCPU, childCPU := idleCost(t, home, lp, idleEach, idleFor)
 		fmt.Fprintf(&b, "| %s | %s | %s | %.2f %% | %.2f %% |\n", lp.name, mib(hostRSS/idleEach), mib(childRSS/idleEach), 100*hostCPU.Seconds()/idleFor.Seconds(), 100*childCPU.Seconds()/idleFor.Seconds())
 	}
+	fmt.Fprintf(&b, "\n| plugin | host resident memory of its module held by the warm-up, not started |\n|---|---:|\n")
+	for _, lp := range plugins {
+		if held, ok := heldCost(t, home, lp); ok {
+			fmt.Fprintf(&b, "| %s | %s |\n", lp.name, mib(held))
+		}
+	}
 	t.Log(b.String())
+}
+
+// heldCost is a fresh host's RSS growth once the warm-up
+// (modules.Preload) has loaded lp's module or bundle into its transport,
+// with no plugin started; ok is false for a process.
+func heldCost(t *testing.T, home string, lp cliPlugin) (int64, bool) {
+	m, err := manifest.Load(lp.dir, manifest.LoadOptions{AppVersion: host.AppVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := m.Run.Kind(); k != manifest.RunWASM && k != manifest.RunJS {
+		return 0, false
+	}
+	h, wt := libraryHost(t, home)
+	defer closeHost(h)
+	debug.FreeOSMemory()
+	before := selfRSS(t)
+	warmUp(t, wt, []*manifest.Manifest{m})
+	debug.FreeOSMemory()
+	return selfRSS(t) - before, true
 }
 
 // idleCost starts n copies of lp in a fresh host, and gives the host's
@@ -50,12 +75,8 @@ func TestReportIdle(t *testing.T) {
 func idleCost(t *testing.T, home string, lp cliPlugin, n int, idleFor time.Duration) (hostRSS, childRSS int64, hostCPU, childCPU time.Duration) {
 	debug.FreeOSMemory() // what an earlier host left is given back first
 	before := selfRSS(t)
-	h := libraryHost(t, home)
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), closeWait)
-		defer cancel()
-		h.Close(ctx)
-	}()
+	h, _ := libraryHost(t, home)
+	defer closeHost(h)
 	for i := range n {
 		dir := copyPlugin(t, lp.dir, filepath.Join(t.TempDir(), "p"), nil)
 		setManifestID(t, dir, fmt.Sprintf("dev.escouade.perf.idle%d", i))

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/escouade-dev/escouade-plugin/host/wasm"
 	"github.com/escouade-dev/escouade-plugin/keychain"
 	"github.com/escouade-dev/escouade-plugin/manifest"
 	"github.com/escouade-dev/escouade-plugin/modules"
@@ -57,7 +58,8 @@ func cmdServe(e env, args []string) error {
 	}
 	// Module plugins run as under run, and are compiled at install as
 	// install compiles them.
-	if _, err := modules.Configure(context.Background(), &opts, c.moduleOptions()); err != nil {
+	wt, err := modules.Configure(context.Background(), &opts, c.moduleOptions())
+	if err != nil {
 		return err
 	}
 	home := c.homeDir()
@@ -73,14 +75,15 @@ func cmdServe(e env, args []string) error {
 		view.Close(context.Background())
 		return fmt.Errorf("%v (is another view running? pick another port with --addr 127.0.0.1:PORT)", err)
 	}
-	return serveView(e, view, ln, *open, home)
+	return serveView(e, view, ln, *open, home, wt)
 }
 
 // serveView serves until SIGINT or SIGTERM, then stops as Host.Close
 // does: shutdown to every running plugin, each program stopped. Once the
 // address is said, the modules installed before this version of the host
-// are compiled in the background (warmInBackground).
-func serveView(e env, view *web.Server, ln net.Listener, open bool, home string) error {
+// are compiled in the background, then loaded into wt, the host's WASM
+// transport (warmInBackground).
+func serveView(e env, view *web.Server, ln net.Listener, open bool, home string, wt *wasm.Transport) error {
 	ctx, stop := serveContext()
 	defer stop()
 	url := web.URL(ln.Addr().String(), view.Secret())
@@ -92,7 +95,7 @@ func serveView(e env, view *web.Server, ln net.Listener, open bool, home string)
 		}
 	}
 	e.stdout = &syncWriter{w: e.stdout} // the view's lines and the warm's
-	stopWarm := warmInBackground(e, home)
+	stopWarm := warmInBackground(e, home, wt)
 	srv := &http.Server{Handler: view, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
@@ -174,18 +177,25 @@ func openBrowser(url string) error {
 }
 
 // warmInBackground compiles, once per version of the host, the modules
-// and bundles installed before it (modules.Warm), while the view serves;
-// the function it returns stops the compile and waits for it.
-func warmInBackground(e env, home string) (stop func()) {
+// and bundles installed before it (modules.Warm), then, at every start,
+// loads them into wt (modules.Preload), so that a plugin's activation
+// decodes nothing; all while the view serves. The function it returns
+// stops it and waits for it.
+func warmInBackground(e env, home string, wt *wasm.Transport) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
+	say := func(line string) { fmt.Fprintf(e.stdout, "escouade-plugin serve: %s\n", line) }
 	go func() {
 		defer close(done)
-		_, err := modules.Warm(ctx, home, "", func(line string) {
-			fmt.Fprintf(e.stdout, "escouade-plugin serve: %s\n", line)
-		})
+		_, err := modules.Warm(ctx, home, "", say)
 		if err != nil && ctx.Err() == nil {
-			fmt.Fprintf(e.stdout, "escouade-plugin serve: the installed plugins were not compiled ahead: %v (each compiles at its first start)\n", err)
+			say(fmt.Sprintf("the installed plugins were not compiled ahead: %v (each compiles at its first start)", err))
+		}
+		if wt == nil || ctx.Err() != nil {
+			return
+		}
+		if _, err := modules.Preload(ctx, wt, home, say); err != nil && ctx.Err() == nil {
+			say(fmt.Sprintf("the installed plugins were not loaded ahead: %v (each loads at its first start)", err))
 		}
 	}()
 	return func() { cancel(); <-done }

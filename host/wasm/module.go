@@ -2,6 +2,8 @@ package wasm
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,6 +76,9 @@ type source struct {
 // module returns the plugin's compiled module, compiling it the first
 // time its bytes are seen.
 func (t *Transport) module(ctx context.Context, m *manifest.Manifest, progress func(string)) (*module, error) {
+	if mod := t.held(m); mod != nil {
+		return mod, nil
+	}
 	src, err := t.source(m)
 	if err != nil {
 		return nil, err
@@ -98,12 +103,79 @@ func (t *Transport) module(ctx context.Context, m *manifest.Manifest, progress f
 	return mod, nil
 }
 
+// held is the module this transport already compiled from the bytes m's
+// plugin.wasm has now: a restart, a start after Precompile (the host's
+// warm-up, modules.Preload), or another folder of the same module. The
+// file is hashed as it streams by, so such a start reads no 4 MB into
+// fresh memory and decodes nothing again. Any doubt (bytes not held,
+// version.json not agreeing, a module that failed) returns nil, and the
+// start reads the file whole, as a first one does, to say why. What it
+// returns was compiled from bytes of the file's hash now, which Launch
+// holds to the consent check's digest as it holds a first start's.
+func (t *Transport) held(m *manifest.Manifest) *module {
+	if m.Run.Kind() != manifest.RunWASM || !t.holdsModules() {
+		return nil
+	}
+	hash, err := fileDigest(filepath.Join(m.Dir, ModuleFile), ModuleFile, MaxModuleBytes)
+	if err != nil || checkVersionFile(m.Dir, hash) != nil {
+		return nil
+	}
+	return t.reuse(m.Dir, moduleKey{hash: hash, rt: t.rt})
+}
+
+// holdsModules says whether any module is compiled here: a first start
+// then hashes its file once, not twice.
+func (t *Transport) holdsModules() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return len(t.modules) > 0
+}
+
+// reuse is the module of key when it compiled well, made the module of
+// the plugin folder dir as entry makes it; nil when it is not here.
+func (t *Transport) reuse(dir string, key moduleKey) *module {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	mod := t.modules[key]
+	if t.closed || mod == nil || !compiledWell(mod) {
+		return nil
+	}
+	t.useLocked(dir, key, mod)
+	return mod
+}
+
+// compiledWell says mod is compiled and passed its checks.
+func compiledWell(mod *module) bool {
+	select {
+	case <-mod.ready:
+		return mod.err == nil
+	default:
+		return false
+	}
+}
+
+// fileDigest is the SHA-256, in hex, of the file at path, read in small
+// pieces; name and limit are safefile.Open's.
+func fileDigest(path, name string, limit int64) (string, error) {
+	f, err := safefile.Open(path, name, limit)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := f.WriteTo(h); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // source reads the module a manifest runs and hashes it, once: the one
 // SHA-256 of its bytes is version.json's check, the compiled module's key
 // and the pre-pass mark's name (hashing 4 MB again cost a start 10 ms).
 func (t *Transport) source(m *manifest.Manifest) (source, error) {
 	switch m.Run.Kind() {
 	case manifest.RunWASM:
+		t.read.Add(1)
 		b, err := safefile.Read(filepath.Join(m.Dir, ModuleFile), ModuleFile, MaxModuleBytes)
 		if errors.Is(err, fs.ErrNotExist) {
 			return source{}, fmt.Errorf("its folder has no %s", ModuleFile)
@@ -122,8 +194,7 @@ func (t *Transport) source(m *manifest.Manifest) (source, error) {
 		if t.o.JS == nil {
 			return source{}, errors.New("this Escouade has no JS engine to run run.js")
 		}
-		b := t.o.JS.Module()
-		return source{name: "the JS engine", bytes: b, hash: digest(b), rt: t.js, trusted: true, ownStack: true}, nil
+		return source{name: "the JS engine", bytes: t.o.JS.Module(), hash: t.jsDigest(), rt: t.js, trusted: true, ownStack: true}, nil
 	}
 	return source{}, fmt.Errorf("its program is not a module (run is %q)", m.Run.Kind())
 }
@@ -164,6 +235,13 @@ func (t *Transport) entry(dir string, key moduleKey) (mod *module, fresh bool, e
 		t.modules[key] = mod
 		fresh = true
 	}
+	t.useLocked(dir, key, mod)
+	return mod, fresh, nil
+}
+
+// useLocked makes mod, the module of key, the module of the plugin folder
+// dir, releasing the one it had.
+func (t *Transport) useLocked(dir string, key moduleKey, mod *module) {
 	if old, had := t.current[dir]; !had || old != key {
 		t.current[dir] = key
 		mod.users++
@@ -171,7 +249,6 @@ func (t *Transport) entry(dir string, key moduleKey) (mod *module, fresh bool, e
 			t.releaseLocked(old)
 		}
 	}
-	return mod, fresh, nil
 }
 
 // releaseLocked drops a folder's use of a module and closes it when none

@@ -35,8 +35,13 @@ type Transport struct {
 	live    map[*instance]struct{}
 	closed  bool
 
+	// jsDigest is the SHA-256 of the JS engine's module, the host's own
+	// bytes, hashed once rather than at every start of a bundle.
+	jsDigest func() string
+
 	instances atomic.Int64 // numbers the instances: "instance N"
 	compiles  atomic.Int64 // modules compiled (a cache hit on disk counts too)
+	read      atomic.Int64 // plugin modules read whole (held reads none)
 }
 
 // engineRuntime is a engine.Runtime with the host modules instantiated in it.
@@ -60,6 +65,9 @@ var ErrClosed = errors.New("the WASM transport is closed")
 func New(ctx context.Context, o Options) (*Transport, error) {
 	o = o.withDefaults()
 	t := &Transport{o: o, modules: map[moduleKey]*module{}, current: map[string]moduleKey{}, live: map[*instance]struct{}{}}
+	if o.JS != nil {
+		t.jsDigest = sync.OnceValue(func() string { return digest(o.JS.Module()) })
+	}
 	var err error
 	t.o, t.cache = cacheOnDiskOrNot(o)
 	o = t.o
