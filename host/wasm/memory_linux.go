@@ -8,7 +8,8 @@ import "golang.org/x/sys/unix"
 // it can (transparent huge pages, in their usual "madvise" mode): a page
 // fault then maps 2 MiB, not 4 KiB. A Go module's start touches a few MiB
 // of its memory (its runtime's heap, its data), and a fault per 4 KiB cost
-// it about 10 ms on a virtual machine (docs/PERFORMANCE.md). The memory
+// it about 10 ms on a virtual machine
+// (docs/RATIONALE.md#what-happens-past-64-mb-of-memory). The memory
 // counted against the limit does not change: it is the linear memory's
 // size; resident memory grows by 2 MiB steps, at most 2 MiB past what the
 // guest touched. Where the system compacts memory for advised regions (its

@@ -247,8 +247,9 @@ const splitReadMin = 1 << 20
 // the program), about 35 ms for a 4 MB module where reading it again
 // takes 3 ms; on Linux and macOS two cores halve it, and the touch makes
 // the caller's next pass over the bytes (a hash) find them ready
-// (docs/PERFORMANCE.md). On Windows Go serializes reads at offsets of one
-// file, so only the touches run at once there.
+// (docs/RATIONALE.md#why-is-a-large-file-read-in-two-halves). On Windows
+// Go serializes reads at offsets of one file, so only the touches run at
+// once there.
 func (f *File) readSplit(buf []byte) bool {
 	half := len(buf) / 2
 	var second bool
