@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/google/go-cmp/cmp"
@@ -52,6 +53,29 @@ func TestCrashIsCountedOnce(t *testing.T) {
 			if strings.Contains(res.Got, "broken pipe") {
 				t.Errorf("row %s blames a broken pipe: %q", res.Check, res.Got)
 			}
+		}
+	})
+}
+
+// TestAnEndSeenLateIsStillTheProgramsEnd: a program whose stdin closed
+// as it exited, its end seen a moment later, is said to have ended: the
+// next call's refused write is not blamed on the pipe.
+func TestAnEndSeenLateIsStillTheProgramsEnd(t *testing.T) {
+	dir := pluginDir(t, "", "")
+	plugin := fakePlugin{endLag: 100 * time.Millisecond, answer: func(line []byte) ([]string, bool) {
+		out, exit := wellBehaved(line)
+		return out, exit || strings.Contains(string(line), methodUnknown)
+	}}
+	synctest.Test(t, func(t *testing.T) {
+		r := Run(context.Background(), dir, Options{Transports: fakeTransports(plugin)})
+		failed := failures(r)
+		if len(failed) != 1 {
+			logReport(t, r)
+			t.Fatalf("failed rows %v, want one", failed)
+		}
+		res, _ := r.Result(failed[0])
+		if !strings.Contains(res.Got, "the program ended") || strings.Contains(res.Got, "could not write") {
+			t.Errorf("row %s: got %q, want the program's end", res.Check, res.Got)
 		}
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/escouade-dev/escouade-plugin/jsonrpc"
 	"github.com/escouade-dev/escouade-plugin/manifest"
@@ -26,6 +27,9 @@ type fakePlugin struct {
 	answer func(line []byte) (out []string, exit bool)
 	// leftover is the memory Memory reports once the program exited.
 	leftover uint64
+	// endLag is how long after its stdin closes its end is seen, as a
+	// process's stdin closes before the system reaps it.
+	endLag time.Duration
 }
 
 // fakeTransport starts a fakePlugin on pipes, so the bench's logic runs
@@ -63,7 +67,10 @@ func (p *fakeProgram) run() {
 	defer p.stdoutW.Close()
 	// A program that ended reads nothing more: a write to it fails, as a
 	// pipe to a dead process does.
-	defer p.stdinR.CloseWithError(io.ErrClosedPipe)
+	defer func() {
+		p.stdinR.CloseWithError(io.ErrClosedPipe)
+		time.Sleep(p.plugin.endLag)
+	}()
 	for _, line := range p.plugin.atStart {
 		io.WriteString(p.stdoutW, line+"\n")
 	}
