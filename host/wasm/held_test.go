@@ -44,10 +44,12 @@ func TestRestartReusesTheHeldModule(t *testing.T) {
 	}
 }
 
-// A module whose file changed after it was compiled is not the folder's
-// any more: the start reads the new bytes, holds them to the consent
-// check (the old digest refused, the new one run), and compiles them.
-func TestHeldModuleIsNotRunForChangedBytes(t *testing.T) {
+// A module whose file changed after it was compiled: a start is given
+// the digest its consent check read, and runs the module of exactly those
+// bytes. Given the old bytes' digest it runs the module compiled from
+// them, never the file's new bytes; given the new bytes' digest it reads
+// and compiles them.
+func TestHeldModuleRunsTheCheckedBytes(t *testing.T) {
 	before, after := fills(3), fills(4)
 	m := pluginDir(t, before, nil)
 	tr := newTransport(t, Options{CacheDir: t.TempDir()})
@@ -55,17 +57,31 @@ func TestHeldModuleIsNotRunForChangedBytes(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(m.Dir, ModuleFile), after, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := tr.Launch(context.Background(), specOf(m, transport.LaunchSpec{Program: map[string]string{ModuleFile: digest(before)}}))
-	if err == nil || !strings.Contains(err.Error(), "plugin.wasm changed between the start's check") {
-		t.Fatalf("the old module started for changed bytes = %v, want a refusal", err)
+	prog := launch(t, tr, specOf(m, transport.LaunchSpec{Program: map[string]string{ModuleFile: digest(before)}}))
+	if got := prog.(*instance).mod.hash; got != digest(before) {
+		t.Errorf("a start checked against the old bytes ran the module of %s, want theirs, %s", got, digest(before))
 	}
-	prog := launch(t, tr, specOf(m, transport.LaunchSpec{Program: map[string]string{ModuleFile: digest(after)}}))
+	stopNow(t, prog)
+	prog = launch(t, tr, specOf(m, transport.LaunchSpec{Program: map[string]string{ModuleFile: digest(after)}}))
 	if got := prog.(*instance).mod.hash; got != digest(after) {
 		t.Errorf("the start ran the module of %s, want the new bytes' %s", got, digest(after))
 	}
 	stopNow(t, prog)
 	if n := tr.compiles.Load(); n != 2 {
 		t.Errorf("%d compiles, want 2: the changed bytes compiled", n)
+	}
+}
+
+// A start whose checked bytes are not held reads the file, and refuses
+// it when it is not what the check read.
+func TestAFileChangedAfterItsCheckIsNotRun(t *testing.T) {
+	before, after := fills(3), fills(4)
+	m := pluginDir(t, after, nil)
+	tr := newTransport(t, Options{CacheDir: t.TempDir()})
+	stopNow(t, launch(t, tr, specOf(m, transport.LaunchSpec{Program: map[string]string{ModuleFile: digest(after)}})))
+	_, err := tr.Launch(context.Background(), specOf(m, transport.LaunchSpec{Program: map[string]string{ModuleFile: digest(before)}}))
+	if err == nil || !strings.Contains(err.Error(), "plugin.wasm changed between the start's check") {
+		t.Fatalf("bytes other than the checked ones = %v, want a refusal", err)
 	}
 }
 

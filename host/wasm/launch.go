@@ -32,7 +32,7 @@ func (t *Transport) Launch(ctx context.Context, spec transport.LaunchSpec) (tran
 	}
 	m := manifestOf(spec)
 	journal := journalOf(spec)
-	mod, err := t.module(ctx, m, journal)
+	mod, err := t.module(ctx, m, spec.Program[ModuleFile], journal)
 	if err != nil {
 		return nil, err
 	}

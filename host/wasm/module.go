@@ -74,9 +74,10 @@ type source struct {
 }
 
 // module returns the plugin's compiled module, compiling it the first
-// time its bytes are seen.
-func (t *Transport) module(ctx context.Context, m *manifest.Manifest, progress func(string)) (*module, error) {
-	if mod := t.held(m); mod != nil {
+// time its bytes are seen. checked is the digest of plugin.wasm the
+// start's consent check found ("" for a start no check came before).
+func (t *Transport) module(ctx context.Context, m *manifest.Manifest, checked string, progress func(string)) (*module, error) {
+	if mod := t.held(m, checked); mod != nil {
 		return mod, nil
 	}
 	src, err := t.source(m)
@@ -104,20 +105,28 @@ func (t *Transport) module(ctx context.Context, m *manifest.Manifest, progress f
 }
 
 // held is the module this transport already compiled from the bytes m's
-// plugin.wasm has now: a restart, a start after Precompile (the host's
-// warm-up, modules.Preload), or another folder of the same module. The
-// file is hashed as it streams by, so such a start reads no 4 MB into
-// fresh memory and decodes nothing again. Any doubt (bytes not held,
-// version.json not agreeing, a module that failed) returns nil, and the
-// start reads the file whole, as a first one does, to say why. What it
-// returns was compiled from bytes of the file's hash now, which Launch
-// holds to the consent check's digest as it holds a first start's.
-func (t *Transport) held(m *manifest.Manifest) *module {
+// plugin.wasm has: a restart, a start after Precompile (the host's
+// warm-up, modules.Preload), or another folder of the same module. Such a
+// start reads no 4 MB into fresh memory and decodes nothing again. The
+// bytes are known by the digest the start's consent check just read of
+// the file (checked): what runs is then the module compiled from exactly
+// the bytes the person consented to, whatever the file holds a moment
+// later. With no check before the start, the file is hashed as it streams
+// by. Any doubt (bytes not held, version.json not agreeing, a module that
+// failed) returns nil, and the start reads the file whole, as a first one
+// does, to say why; Launch holds what it read to the check's digest.
+func (t *Transport) held(m *manifest.Manifest, checked string) *module {
 	if m.Run.Kind() != manifest.RunWASM || !t.holdsModules() {
 		return nil
 	}
-	hash, err := fileDigest(filepath.Join(m.Dir, ModuleFile), ModuleFile, MaxModuleBytes)
-	if err != nil || checkVersionFile(m.Dir, hash) != nil {
+	hash := checked
+	if hash == "" {
+		var err error
+		if hash, err = fileDigest(filepath.Join(m.Dir, ModuleFile), ModuleFile, MaxModuleBytes); err != nil {
+			return nil
+		}
+	}
+	if checkVersionFile(m.Dir, hash) != nil {
 		return nil
 	}
 	return t.reuse(m.Dir, moduleKey{hash: hash, rt: t.rt})

@@ -191,7 +191,7 @@ func (t *Transport) Close(ctx context.Context) error {
 // (bytecode.go). A compile that lasts shows progress: a line saying what
 // is compiled, then one with its time. progress may be nil.
 func (t *Transport) Precompile(ctx context.Context, m *manifest.Manifest, progress func(string)) error {
-	mod, err := t.module(ctx, m, progress)
+	mod, err := t.module(ctx, m, "", progress)
 	if err != nil {
 		return err
 	}
