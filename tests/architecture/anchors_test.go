@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -141,22 +142,33 @@ var (
 	explicitID  = regexp.MustCompile(`<a\s+(?:id|name)="([^"]+)"`)
 )
 
+// outsideFences yields each line of a page that is not fenced code, with
+// its index.
+func outsideFences(text string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		fence := ""
+		for i, line := range strings.Split(text, "\n") {
+			trimmed := strings.TrimSpace(line)
+			switch {
+			case fence != "":
+				if strings.HasPrefix(trimmed, fence) {
+					fence = ""
+				}
+			case strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~"):
+				fence = trimmed[:3]
+			default:
+				if !yield(i, line) {
+					return
+				}
+			}
+		}
+	}
+}
+
 // headings lists a page's ATX headings, outside fenced code.
 func headings(text string) []heading {
 	var out []heading
-	fence := ""
-	for _, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-			continue
-		}
+	for _, line := range outsideFences(text) {
 		if m := headingLine.FindStringSubmatch(line); m != nil {
 			out = append(out, heading{level: len(m[1]), text: m[2]})
 		}
@@ -219,19 +231,7 @@ var (
 // code.
 func markdownLinks(text string) []link {
 	var out []link
-	fence := ""
-	for i, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimSpace(line)
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-			continue
-		}
+	for i, line := range outsideFences(text) {
 		for _, m := range mdTarget.FindAllStringSubmatch(line, -1) {
 			if strings.Contains(m[1], "://") {
 				continue
