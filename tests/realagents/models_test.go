@@ -79,6 +79,14 @@ func (m *modelServer) keep(path string, body []byte) {
 	}
 }
 
+// asked is how many requests the server was sent, to number its answers'
+// ids; handlers of concurrent requests read it.
+func (m *modelServer) asked() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.requests)
+}
+
 // seen lists the paths and the start of the bodies the server was sent.
 func (m *modelServer) seen() string {
 	m.mu.Lock()
@@ -206,7 +214,7 @@ func anthropicStream(m *modelServer, w http.ResponseWriter, r *http.Request, mod
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	sse(w, "message_start", map[string]any{"type": "message_start", "message": map[string]any{
-		"id": "msg_" + fmt.Sprint(len(m.requests)), "type": "message", "role": "assistant", "model": model,
+		"id": "msg_" + fmt.Sprint(m.asked()), "type": "message", "role": "assistant", "model": model,
 		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": anthropicUsage}})
 	text := next.text
 	if next.hang {
@@ -232,7 +240,7 @@ func anthropicStream(m *modelServer, w http.ResponseWriter, r *http.Request, mod
 		}
 		args, _ := json.Marshal(next.input)
 		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": index, "content_block": map[string]any{
-			"type": "tool_use", "id": "toolu_" + strings.ToLower(next.tool) + fmt.Sprint(len(m.requests)), "name": next.tool, "input": map[string]any{}}})
+			"type": "tool_use", "id": "toolu_" + strings.ToLower(next.tool) + fmt.Sprint(m.asked()), "name": next.tool, "input": map[string]any{}}})
 		// The arguments come in two pieces, as the API splits them.
 		half := len(args) / 2
 		for _, piece := range []string{string(args[:half]), string(args[half:])} {
@@ -317,7 +325,7 @@ func openAIStream(m *modelServer, w http.ResponseWriter, r *http.Request, next m
 	Name string `json:"name"`
 }) {
 	w.Header().Set("Content-Type", "text/event-stream")
-	id := fmt.Sprintf("resp_%d", len(m.requests))
+	id := fmt.Sprintf("resp_%d", m.asked())
 	sse(w, "response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": id}})
 	if next.tool != "" {
 		item := map[string]any{"type": "function_call", "id": "fc_" + id, "call_id": "call_" + id, "name": next.tool, "status": "completed"}
