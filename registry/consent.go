@@ -305,14 +305,5 @@ func runText(k manifest.RunKind) string {
 // host reads every file of a plugin folder (safefile): a FIFO put in its
 // place cannot hang a start, nor a device or a sparse giant be read.
 func fileSHA256(dir, rel string, limit int64) (string, error) {
-	f, err := safefile.Open(filepath.Join(dir, filepath.FromSlash(rel)), rel, limit)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := f.WriteTo(h); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return safefile.SHA256(filepath.Join(dir, filepath.FromSlash(rel)), rel, limit)
 }

@@ -2,8 +2,6 @@ package wasm
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -122,7 +120,7 @@ func (t *Transport) held(m *manifest.Manifest, checked string) *module {
 	hash := checked
 	if hash == "" {
 		var err error
-		if hash, err = fileDigest(filepath.Join(m.Dir, ModuleFile), ModuleFile, MaxModuleBytes); err != nil {
+		if hash, err = safefile.SHA256(filepath.Join(m.Dir, ModuleFile), ModuleFile, MaxModuleBytes); err != nil {
 			return nil
 		}
 	}
@@ -161,21 +159,6 @@ func compiledWell(mod *module) bool {
 	default:
 		return false
 	}
-}
-
-// fileDigest is the SHA-256, in hex, of the file at path, read in small
-// pieces; name and limit are safefile.Open's.
-func fileDigest(path, name string, limit int64) (string, error) {
-	f, err := safefile.Open(path, name, limit)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := f.WriteTo(h); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // source reads the module a manifest runs and hashes it, once: the one

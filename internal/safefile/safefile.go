@@ -22,6 +22,8 @@ package safefile
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -112,6 +114,22 @@ func ReadIn(root *os.Root, path, name string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return f.ReadAll()
+}
+
+// SHA256 is the SHA-256, in hex, of the file at path, streamed in small
+// pieces with Open's checks: the one digest of a plugin's file the
+// consent check and the module transport compare.
+func SHA256(path, name string, limit int64) (string, error) {
+	f, err := Open(path, name, limit)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := f.WriteTo(h); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // Open opens the file at path for reading, without blocking, and checks
