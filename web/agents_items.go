@@ -195,17 +195,9 @@ type planEntryView struct {
 	Status  string `json:"status,omitempty"`
 }
 
-// safe escapes a text of the agent line by line, as the journal does.
-func safe(s string) string {
-	if !strings.Contains(s, "\n") {
-		return safetext.KeepTabs(s)
-	}
-	lines := strings.Split(s, "\n")
-	for i, l := range lines {
-		lines[i] = safetext.KeepTabs(l)
-	}
-	return strings.Join(lines, "\n")
-}
+// safe escapes a text of the agent line by line, as the journal and the
+// terminal do.
+func safe(s string) string { return safetext.Text(s) }
 
 func safeAll(list []string) []string {
 	if list == nil {

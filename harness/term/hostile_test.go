@@ -75,7 +75,7 @@ func TestAnAgentCannotDrawOverACard(t *testing.T) {
 
 func TestABodyKeepsItsLinesAndTabs(t *testing.T) {
 	got := render(&Renderer{}, acp.Item{Type: acp.TypeNotice, Text: "one\r\n\ttwo\x1b[0m\nthree"})
-	if want := "! one\n\ttwo\\x1b[0m\nthree\n"; got != want {
+	if want := "! one\\r\n\ttwo\\x1b[0m\nthree\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -248,15 +248,5 @@ func line(s string) string { return safetext.Line(s) }
 
 // body is an agent's text of several lines (a message, a description, a
 // question): its line breaks are kept, and each line is escaped as line
-// escapes it, tabs kept.
-func body(s string) string {
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	if !strings.Contains(s, "\n") {
-		return safetext.KeepTabs(s)
-	}
-	parts := strings.Split(s, "\n")
-	for i, p := range parts {
-		parts[i] = safetext.KeepTabs(p)
-	}
-	return strings.Join(parts, "\n")
-}
+// escapes it, tabs kept, as the Agents page shows it.
+func body(s string) string { return safetext.Text(s) }

@@ -51,6 +51,20 @@ func KeepTabs(s string) string {
 	return strings.Join(parts, "\t")
 }
 
+// Text is a text of several lines made safe as a log shows it: its line
+// breaks kept, each line escaped as KeepTabs escapes it (a carriage return
+// included, so no line can be drawn over another).
+func Text(s string) string {
+	if !strings.Contains(s, "\n") {
+		return KeepTabs(s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = KeepTabs(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
 // Lines applies Line to each of texts, in a new slice.
 func Lines(texts []string) []string {
 	if texts == nil {

@@ -90,3 +90,13 @@ func TestKind(t *testing.T) {
 		t.Errorf("Code = %q, want U+001B", got)
 	}
 }
+
+func TestTextKeepsLineBreaksAndTabsOnly(t *testing.T) {
+	got := Text("one\r\n\ttwo\x1b[2K\nthree\u202e")
+	if want := "one\\r\n\ttwo\\x1b[2K\nthree\\u202e"; got != want {
+		t.Errorf("Text = %q, want %q", got, want)
+	}
+	if got := Text("plain\ttext"); got != "plain\ttext" {
+		t.Errorf("a safe text changed: %q", got)
+	}
+}
