@@ -50,10 +50,10 @@ func (s *session) exitText() string {
 // writeFailure says why a call could not be written: most often the
 // program already ended, which "broken pipe" would hide. A program that
 // exits closes its stdin before its end is seen, so a refused write waits
-// the program's grace for its end before it is said to be the pipe's.
+// the program's grace for its end (and its exit status) before it is said
+// to be the pipe's.
 func (s *session) writeFailure(err error) string {
-	if s.ended() || s.exitWithin(s.opts.StopGrace) {
-		s.exitWithin(s.opts.StopGrace)
+	if s.exitWithin(s.opts.StopGrace) || s.ended() {
 		s.endedBeforeCall = true
 		return fmt.Sprintf("the program had already ended (%s) when the bench wrote its call", s.exitText())
 	}

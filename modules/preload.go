@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/escouade-dev/escouade-plugin/host/wasm"
+	"github.com/escouade-dev/escouade-plugin/manifest"
 )
 
 // Preload compiles every enabled module and bundle installed under home
@@ -26,20 +27,14 @@ func Preload(ctx context.Context, t *wasm.Transport, home string, progress func(
 	if err != nil {
 		return WarmReport{}, err
 	}
-	report := WarmReport{Failed: map[string]error{}}
-	for _, m := range ms {
+	return eachModule(ctx, ms, func(_ int, m *manifest.Manifest) error {
 		err := BuildOf(m).Missing()
 		if err == nil {
 			err = t.Precompile(ctx, m, nil)
 		}
-		if ctx.Err() != nil {
-			return report, ctx.Err()
-		} else if err != nil {
-			report.Failed[m.ID] = err
+		if err != nil && ctx.Err() == nil {
 			progress(fmt.Sprintf("%s was not loaded ahead: %v", m.ID, err))
-			continue
 		}
-		report.Compiled = append(report.Compiled, m.ID)
-	}
-	return report, nil
+		return err
+	})
 }

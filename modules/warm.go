@@ -60,23 +60,38 @@ func Warm(ctx context.Context, home, hostVersion string, progress func(string)) 
 	if err != nil {
 		return WarmReport{}, err
 	}
-	report := WarmReport{Failed: map[string]error{}}
 	compile := Compiler(home, hostVersion)
-	for i, m := range ms {
+	report, err := eachModule(ctx, ms, func(i int, m *manifest.Manifest) error {
 		progress(fmt.Sprintf("compiling the installed plugins for this version of Escouade: %s (%d of %d)…", m.ID, i+1, len(ms)))
-		if err := compile(ctx, m, nil); ctx.Err() != nil {
-			return report, ctx.Err()
-		} else if err != nil {
-			report.Failed[m.ID] = err
+		err := compile(ctx, m, nil)
+		if err != nil && ctx.Err() == nil {
 			progress(fmt.Sprintf("%s was not compiled: %v", m.ID, err))
-			continue
 		}
-		report.Compiled = append(report.Compiled, m.ID)
+		return err
+	})
+	if err != nil {
+		return report, err
 	}
 	if len(ms) > 0 {
 		progress(fmt.Sprintf("the installed plugins are compiled for this version of Escouade (%d of %d)", len(report.Compiled), len(ms)))
 	}
 	return report, markWarm(marker)
+}
+
+// eachModule runs do on each of ms in turn, and reports which went
+// through and which failed; it stops at ctx's end.
+func eachModule(ctx context.Context, ms []*manifest.Manifest, do func(i int, m *manifest.Manifest) error) (WarmReport, error) {
+	report := WarmReport{Failed: map[string]error{}}
+	for i, m := range ms {
+		if err := do(i, m); ctx.Err() != nil {
+			return report, ctx.Err()
+		} else if err != nil {
+			report.Failed[m.ID] = err
+			continue
+		}
+		report.Compiled = append(report.Compiled, m.ID)
+	}
+	return report, nil
 }
 
 // installedModules are the enabled module and bundle plugins of home, by

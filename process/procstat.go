@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"strconv"
 )
 
@@ -63,13 +64,10 @@ func statNumbers(fields [][]byte, at ...int) ([]int64, error) {
 	return nums, nil
 }
 
-// nameHash is FNV-1a of a command name: it tells two names apart without
-// keeping a string per process of the table.
-func nameHash(name []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range name {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
+// nameSeed keys nameHash for the life of the process: hashes of names are
+// only compared with each other.
+var nameSeed = maphash.MakeSeed()
+
+// nameHash tells two command names apart without keeping a string per
+// process of the table.
+func nameHash(name []byte) uint64 { return maphash.Bytes(nameSeed, name) }
